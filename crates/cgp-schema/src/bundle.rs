@@ -1,0 +1,370 @@
+//! Bundling: one self-contained schema document per [`Profile`].
+//!
+//! The bundle is what implementers consume and what typify reads, so its shape is
+//! chosen for both: the variant bodies sit inline in the root `oneOf` (that is what
+//! lets generators produce a tagged enum), every other type is a named entry of the
+//! root `$defs`, and every `$ref` is a local `#/$defs/<Name>`. No external reference
+//! remains. [`Origins`] remembers which source file and pointer each part of the
+//! bundle came from, so errors found in a bundle can be reported against the
+//! source.
+
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::json_text;
+use crate::keywords::{self, DRAFT_2020_12};
+use crate::source::{ENVELOPE_FILE, SchemaSet, Target};
+use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+/// Which contract a bundle states (SPEC.md §Profiles).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Profile {
+    /// The receiver's contract: unknown members are allowed and `null` stands for an
+    /// absent optional value. A live peer's message is judged by this profile.
+    Interop,
+    /// The authoring lint: exactly what the canonical encoder writes.
+    Strict,
+}
+
+impl Profile {
+    /// Both profiles, interop first.
+    pub const ALL: [Profile; 2] = [Profile::Interop, Profile::Strict];
+
+    /// The profile's name, as used in file names and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::Interop => "interop",
+            Profile::Strict => "strict",
+        }
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Profile {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        match name {
+            "interop" => Ok(Profile::Interop),
+            "strict" => Ok(Profile::Strict),
+            other => Err(format!("unknown profile `{other}`; expected `interop` or `strict`")),
+        }
+    }
+}
+
+/// Where each part of a bundle came from: bundle pointer prefixes mapped to
+/// source targets.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Origins {
+    prefixes: BTreeMap<String, Target>,
+}
+
+impl Origins {
+    /// The source file and pointer behind a bundle pointer. Parts the profile added
+    /// map to the closest source location that exists.
+    pub fn locate(&self, bundle_pointer: &str) -> Option<Target> {
+        let mut prefix = bundle_pointer;
+        loop {
+            if let Some(target) = self.prefixes.get(prefix) {
+                let rest = &bundle_pointer[prefix.len()..];
+                return Some(Target {
+                    path: target.path.clone(),
+                    pointer: format!("{}{}", target.pointer, source_suffix(rest)),
+                });
+            }
+            prefix = &prefix[..prefix.rfind('/')?];
+        }
+    }
+}
+
+/// Maps what follows an origin prefix back to source pointer syntax: the interop
+/// profile wraps a nullable `$ref` member in `anyOf`, which the source does not have.
+fn source_suffix(rest: &str) -> String {
+    rest.replace("/anyOf/0/$ref", "/$ref").replace("/anyOf/0", "")
+}
+
+/// One published bundle.
+#[derive(Debug, Clone)]
+pub struct Bundle {
+    /// The profile it states.
+    pub profile: Profile,
+    /// The bundle document.
+    pub document: Value,
+    /// Where its parts came from.
+    pub origins: Origins,
+}
+
+impl Bundle {
+    /// The bundle's `$defs` names, sorted.
+    pub fn definitions(&self) -> Vec<&str> {
+        self.document
+            .get("$defs")
+            .and_then(Value::as_object)
+            .map(|defs| defs.keys().map(String::as_str).collect())
+            .unwrap_or_default()
+    }
+
+    /// The variant tags, in `oneOf` order.
+    pub fn tags(&self) -> Vec<&str> {
+        variant_tags(&self.document)
+    }
+
+    /// Pretty-printed JSON with a trailing newline: the published file's bytes.
+    pub fn to_pretty_json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(&self.document).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+}
+
+/// The tags of the inline variants of a bundle document, in `oneOf` order.
+pub fn variant_tags(document: &Value) -> Vec<&str> {
+    document
+        .get("oneOf")
+        .and_then(Value::as_array)
+        .map(|branches| {
+            branches
+                .iter()
+                .filter_map(|branch| branch.pointer("/properties/type/const")?.as_str())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The published `$id` of a bundle: the source `$id` base's scheme and host, then
+/// `<version slug>/<profile>.schema.json`.
+pub fn bundle_id(set: &SchemaSet, profile: Profile) -> String {
+    let family = format!("{}/", set.version.family_slug());
+    let root = set.id_base.strip_suffix(&family).unwrap_or(&set.id_base);
+    format!("{root}{}/{profile}.schema.json", set.version.slug())
+}
+
+/// Builds the bundle of `profile` from checked sources.
+pub fn bundle(set: &SchemaSet, profile: Profile) -> Result<Bundle, Diagnostics> {
+    let envelope = set.envelope().ok_or_else(|| {
+        Diagnostics::one(Diagnostic::file(set.shown(ENVELOPE_FILE), "is missing"))
+    })?;
+    let mut names: BTreeMap<Target, String> = BTreeMap::new();
+    let mut definitions: BTreeMap<String, (Target, Value)> = BTreeMap::new();
+    let mut problems = Vec::new();
+    for file in set.files.values() {
+        if file.path == ENVELOPE_FILE || set.is_variant(&file.path) {
+            continue;
+        }
+        let whole = Target { path: file.path.clone(), pointer: String::new() };
+        names.insert(whole.clone(), file.title.clone());
+        let mut body = file.document.value.clone();
+        if let Some(map) = body.as_object_mut() {
+            map.shift_remove("$schema");
+            map.shift_remove("$id");
+            if let Some(Value::Object(local)) = map.shift_remove("$defs") {
+                for (name, schema) in local {
+                    let target = Target {
+                        path: file.path.clone(),
+                        pointer: format!("/$defs/{}", json_text::escape_token(&name)),
+                    };
+                    names.insert(target.clone(), name.clone());
+                    insert_definition(set, &mut definitions, &mut problems, name, target, schema);
+                }
+            }
+        }
+        insert_definition(set, &mut definitions, &mut problems, file.title.clone(), whole, body);
+    }
+    if !problems.is_empty() {
+        return Err(Diagnostics(problems));
+    }
+
+    let mut origins = Origins::default();
+    let mut root = Map::new();
+    root.insert("$schema".into(), json!(DRAFT_2020_12));
+    root.insert("$id".into(), json!(bundle_id(set, profile)));
+    for (key, value) in envelope.root() {
+        if !matches!(key.as_str(), "$schema" | "$id" | "oneOf") {
+            root.insert(key.clone(), value.clone());
+        }
+    }
+    root.insert("x-cgp-profile".into(), json!(profile.as_str()));
+    root.insert("discriminator".into(), json!({ "propertyName": "type" }));
+    origins.prefixes.insert(
+        String::new(),
+        Target { path: ENVELOPE_FILE.into(), pointer: String::new() },
+    );
+    let mut branches = Vec::new();
+    for (index, variant) in set.variants.iter().enumerate() {
+        let Some(file) = set.files.get(&variant.path) else { continue };
+        let mut body = file.document.value.clone();
+        if let Some(map) = body.as_object_mut() {
+            map.shift_remove("$schema");
+            map.shift_remove("$id");
+        }
+        rewrite_references(set, &file.path, &names, &mut body, &mut problems);
+        apply_profile(profile, &mut body);
+        origins.prefixes.insert(
+            format!("/oneOf/{index}"),
+            Target { path: file.path.clone(), pointer: String::new() },
+        );
+        branches.push(body);
+    }
+    root.insert("oneOf".into(), Value::Array(branches));
+    let mut defs = Map::new();
+    for (name, (target, mut schema)) in definitions {
+        rewrite_references(set, &target.path, &names, &mut schema, &mut problems);
+        apply_profile(profile, &mut schema);
+        origins
+            .prefixes
+            .insert(format!("/$defs/{}", json_text::escape_token(&name)), target);
+        defs.insert(name, schema);
+    }
+    root.insert("$defs".into(), Value::Object(defs));
+    if problems.is_empty() {
+        Ok(Bundle { profile, document: Value::Object(root), origins })
+    } else {
+        Err(Diagnostics(problems))
+    }
+}
+
+fn insert_definition(
+    set: &SchemaSet,
+    definitions: &mut BTreeMap<String, (Target, Value)>,
+    problems: &mut Vec<Diagnostic>,
+    name: String,
+    target: Target,
+    schema: Value,
+) {
+    if let Some((existing, _)) = definitions.get(&name) {
+        problems.push(set.diagnostic_at(
+            &target.path,
+            &target.pointer,
+            format!(
+                "the type name `{name}` is also defined by {}; bundled types share one namespace",
+                set.shown(&existing.path)
+            ),
+        ));
+        return;
+    }
+    definitions.insert(name, (target, schema));
+}
+
+fn rewrite_references(
+    set: &SchemaSet,
+    from: &str,
+    names: &BTreeMap<Target, String>,
+    schema: &mut Value,
+    problems: &mut Vec<Diagnostic>,
+) {
+    keywords::walk_mut(schema, &mut |map| {
+        let Some(Value::String(reference)) = map.get("$ref") else { return };
+        match set.resolve(from, reference) {
+            Ok(target) => match names.get(&target) {
+                Some(name) => {
+                    let local = format!("#/$defs/{}", json_text::escape_token(name));
+                    map.insert("$ref".into(), Value::String(local));
+                }
+                None => problems.push(set.diagnostic_at(
+                    from,
+                    "",
+                    format!(
+                        "`$ref` `{reference}` must name a whole type file or one of its `$defs`; `{}` inside {} is neither",
+                        target.pointer,
+                        set.shown(&target.path)
+                    ),
+                )),
+            },
+            Err(message) => problems.push(set.diagnostic_at(from, "", message)),
+        }
+    });
+}
+
+/// Applies a profile's rules to every object schema inside `schema`.
+fn apply_profile(profile: Profile, schema: &mut Value) {
+    keywords::walk_mut(schema, &mut |map| {
+        let is_object = map.get("type").and_then(Value::as_str) == Some("object");
+        if !is_object || !map.contains_key("properties") {
+            return;
+        }
+        match profile {
+            Profile::Interop => interop_object(map),
+            Profile::Strict => strict_object(map),
+        }
+    });
+}
+
+fn emit_rule(member: &Value) -> Option<&str> {
+    member.get("x-cgp-emit").and_then(Value::as_str)
+}
+
+/// Interop: an `omit-if-absent` member also accepts `null`.
+fn interop_object(object: &mut Map<String, Value>) {
+    let Some(Value::Object(properties)) = object.get_mut("properties") else { return };
+    for member in properties.values_mut() {
+        if emit_rule(member) != Some("omit-if-absent") {
+            continue;
+        }
+        let Value::Object(map) = member else { continue };
+        if let Some(Value::String(kind)) = map.get("type").cloned() {
+            map.insert("type".into(), json!([kind, "null"]));
+        } else if let Some(reference) = map.shift_remove("$ref") {
+            let mut wrapped = Map::new();
+            wrapped.insert("anyOf".into(), json!([{ "$ref": reference }, { "type": "null" }]));
+            wrapped.extend(std::mem::take(map));
+            *map = wrapped;
+        }
+    }
+}
+
+/// Strict: no unknown members, always-written members required, no empty
+/// `omit-if-empty` arrays, no default-valued `omit-if-default` members, and
+/// `x-cgp-only-when` members only alongside their condition.
+fn strict_object(object: &mut Map<String, Value>) {
+    object.insert("additionalProperties".into(), Value::Bool(false));
+    let Some(Value::Object(properties)) = object.get_mut("properties") else { return };
+    let mut always = Vec::new();
+    let mut dependent = Map::new();
+    for (name, member) in properties.iter_mut() {
+        let rule = emit_rule(member).map(str::to_owned);
+        let Value::Object(map) = member else { continue };
+        match rule.as_deref() {
+            Some("always") => always.push(Value::String(name.clone())),
+            Some("omit-if-empty") => {
+                map.insert("minItems".into(), json!(1));
+            }
+            Some("omit-if-default") => {
+                if let Some(default) = map.get("default").cloned() {
+                    map.insert("not".into(), json!({ "const": default }));
+                }
+            }
+            _ => {}
+        }
+        if let Some(Value::Object(conditions)) = map.get("x-cgp-only-when") {
+            let properties: Map<String, Value> = conditions
+                .iter()
+                .map(|(sibling, value)| (sibling.clone(), json!({ "const": value })))
+                .collect();
+            dependent.insert(name.clone(), json!({ "properties": properties }));
+        }
+    }
+    if always.is_empty() && dependent.is_empty() {
+        return;
+    }
+    if !always.is_empty() {
+        let required = object
+            .entry("required")
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(names) = required {
+        for name in always {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+        }
+    }
+    if !dependent.is_empty() {
+        object.insert("dependentSchemas".into(), Value::Object(dependent));
+    }
+}

@@ -1,0 +1,495 @@
+//! JSON text with positions.
+//!
+//! [`parse`] turns JSON text into a [`serde_json::Value`] and remembers where every
+//! value (and every member name) starts, so a diagnostic can name the line and
+//! column behind any JSON pointer. It also rejects what the reference decoder
+//! rejects but a parsed value can no longer show: duplicate member names.
+
+use serde_json::{Map, Number, Value};
+use std::collections::HashMap;
+use std::fmt;
+
+/// How deep arrays and objects may nest, the same limit `serde_json` applies.
+pub const MAX_DEPTH: usize = 128;
+
+/// A 1-based line and column (the column counts characters, not bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Position {
+    /// The line, starting at 1.
+    pub line: usize,
+    /// The column, starting at 1.
+    pub column: usize,
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+/// Why JSON text could not be parsed, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    /// Where the problem was found.
+    pub position: Position,
+    /// What was wrong.
+    pub message: String,
+    /// The JSON pointer of the value being read, when the problem is inside one.
+    pub pointer: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.position, self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// A parsed JSON document with the position of every value in it.
+#[derive(Debug, Clone)]
+pub struct Document {
+    /// The parsed value.
+    pub value: Value,
+    values: HashMap<String, Position>,
+    names: HashMap<String, Position>,
+}
+
+impl Document {
+    /// Where the value at `pointer` starts, if the pointer names a value.
+    pub fn position(&self, pointer: &str) -> Option<Position> {
+        self.values.get(pointer).copied()
+    }
+
+    /// Where the member name of the value at `pointer` starts, if it is an object member.
+    pub fn name_position(&self, pointer: &str) -> Option<Position> {
+        self.names.get(pointer).copied()
+    }
+
+    /// The position of `pointer`, or of its closest ancestor that exists: a pointer
+    /// to a missing member is reported at the object that lacks it.
+    pub fn nearest_position(&self, pointer: &str) -> Position {
+        let mut current = pointer;
+        loop {
+            if let Some(found) = self.position(current) {
+                return found;
+            }
+            match current.rfind('/') {
+                Some(cut) => current = &current[..cut],
+                None => return Position { line: 1, column: 1 },
+            }
+        }
+    }
+}
+
+/// Escapes one reference token of a JSON pointer (RFC 6901).
+pub fn escape_token(token: &str) -> String {
+    if token.contains(['~', '/']) {
+        token.replace('~', "~0").replace('/', "~1")
+    } else {
+        token.to_owned()
+    }
+}
+
+/// Splits a JSON pointer into its unescaped reference tokens.
+pub fn pointer_tokens(pointer: &str) -> Vec<String> {
+    if pointer.is_empty() {
+        return Vec::new();
+    }
+    pointer
+        .split('/')
+        .skip(1)
+        .map(|token| token.replace("~1", "/").replace("~0", "~"))
+        .collect()
+}
+
+/// Parses JSON text, recording positions. Whitespace may surround the value;
+/// anything else after it is an error.
+pub fn parse(text: &str) -> Result<Document, ParseError> {
+    let mut parser = Parser {
+        text,
+        bytes: text.as_bytes(),
+        offset: 0,
+        line: 1,
+        line_start: 0,
+        values: HashMap::new(),
+        names: HashMap::new(),
+    };
+    parser.skip_whitespace();
+    let mut pointer = String::new();
+    let value = parser.value(&mut pointer, 0)?;
+    parser.skip_whitespace();
+    if parser.offset < parser.bytes.len() {
+        return Err(parser.error("trailing characters after the JSON value", ""));
+    }
+    Ok(Document {
+        value,
+        values: parser.values,
+        names: parser.names,
+    })
+}
+
+struct Parser<'t> {
+    text: &'t str,
+    bytes: &'t [u8],
+    offset: usize,
+    line: usize,
+    line_start: usize,
+    values: HashMap<String, Position>,
+    names: HashMap<String, Position>,
+}
+
+impl Parser<'_> {
+    fn position(&self) -> Position {
+        let column = self
+            .text
+            .get(self.line_start..self.offset)
+            .map_or(1, |prefix| prefix.chars().count() + 1);
+        Position {
+            line: self.line,
+            column,
+        }
+    }
+
+    fn error(&self, message: impl Into<String>, pointer: &str) -> ParseError {
+        ParseError {
+            position: self.position(),
+            message: message.into(),
+            pointer: pointer.to_owned(),
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.offset).copied()
+    }
+
+    fn skip_whitespace(&mut self) {
+        while let Some(byte) = self.peek() {
+            match byte {
+                b' ' | b'\t' | b'\r' => self.offset += 1,
+                b'\n' => {
+                    self.offset += 1;
+                    self.line += 1;
+                    self.line_start = self.offset;
+                }
+                _ => break,
+            }
+        }
+    }
+
+    fn expect_literal(&mut self, literal: &str, pointer: &str) -> Result<(), ParseError> {
+        if self.text[self.offset..].starts_with(literal) {
+            self.offset += literal.len();
+            Ok(())
+        } else {
+            Err(self.error(format!("expected `{literal}`"), pointer))
+        }
+    }
+
+    fn value(&mut self, pointer: &mut String, depth: usize) -> Result<Value, ParseError> {
+        let start = self.position();
+        self.values.insert(pointer.clone(), start);
+        match self.peek() {
+            None => Err(self.error("unexpected end of input, expected a value", pointer)),
+            Some(b'{') => self.object(pointer, depth + 1),
+            Some(b'[') => self.array(pointer, depth + 1),
+            Some(b'"') => Ok(Value::String(self.string(pointer)?)),
+            Some(b't') => self.expect_literal("true", pointer).map(|()| Value::Bool(true)),
+            Some(b'f') => self
+                .expect_literal("false", pointer)
+                .map(|()| Value::Bool(false)),
+            Some(b'n') => self.expect_literal("null", pointer).map(|()| Value::Null),
+            Some(b'-' | b'0'..=b'9') => self.number(pointer),
+            Some(_) => {
+                let found = self.text[self.offset..].chars().next().unwrap_or(' ');
+                Err(self.error(format!("expected a value, found `{found}`"), pointer))
+            }
+        }
+    }
+
+    fn enter(&self, depth: usize, pointer: &str) -> Result<(), ParseError> {
+        if depth > MAX_DEPTH {
+            Err(self.error(
+                format!("nesting deeper than {MAX_DEPTH} levels is not accepted"),
+                pointer,
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn object(&mut self, pointer: &mut String, depth: usize) -> Result<Value, ParseError> {
+        self.enter(depth, pointer)?;
+        self.offset += 1;
+        let mut map = Map::new();
+        self.skip_whitespace();
+        if self.peek() == Some(b'}') {
+            self.offset += 1;
+            return Ok(Value::Object(map));
+        }
+        loop {
+            self.skip_whitespace();
+            if self.peek() != Some(b'"') {
+                return Err(self.error("expected a member name in double quotes", pointer));
+            }
+            let name_position = self.position();
+            let name = self.string(pointer)?;
+            let base_len = pointer.len();
+            pointer.push('/');
+            pointer.push_str(&escape_token(&name));
+            if map.contains_key(&name) {
+                return Err(ParseError {
+                    position: name_position,
+                    message: format!("duplicate member name `{name}`"),
+                    pointer: pointer.clone(),
+                });
+            }
+            self.names.insert(pointer.clone(), name_position);
+            self.skip_whitespace();
+            if self.peek() != Some(b':') {
+                return Err(self.error("expected `:` after the member name", pointer));
+            }
+            self.offset += 1;
+            self.skip_whitespace();
+            let member = self.value(pointer, depth)?;
+            pointer.truncate(base_len);
+            map.insert(name, member);
+            self.skip_whitespace();
+            match self.peek() {
+                Some(b',') => self.offset += 1,
+                Some(b'}') => {
+                    self.offset += 1;
+                    return Ok(Value::Object(map));
+                }
+                _ => return Err(self.error("expected `,` or `}` in the object", pointer)),
+            }
+        }
+    }
+
+    fn array(&mut self, pointer: &mut String, depth: usize) -> Result<Value, ParseError> {
+        self.enter(depth, pointer)?;
+        self.offset += 1;
+        let mut items = Vec::new();
+        self.skip_whitespace();
+        if self.peek() == Some(b']') {
+            self.offset += 1;
+            return Ok(Value::Array(items));
+        }
+        loop {
+            self.skip_whitespace();
+            let base_len = pointer.len();
+            pointer.push('/');
+            pointer.push_str(&items.len().to_string());
+            let item = self.value(pointer, depth)?;
+            pointer.truncate(base_len);
+            items.push(item);
+            self.skip_whitespace();
+            match self.peek() {
+                Some(b',') => self.offset += 1,
+                Some(b']') => {
+                    self.offset += 1;
+                    return Ok(Value::Array(items));
+                }
+                _ => return Err(self.error("expected `,` or `]` in the array", pointer)),
+            }
+        }
+    }
+
+    fn number(&mut self, pointer: &str) -> Result<Value, ParseError> {
+        let start = self.offset;
+        if self.peek() == Some(b'-') {
+            self.offset += 1;
+        }
+        let digits = |parser: &mut Self| {
+            let from = parser.offset;
+            while matches!(parser.peek(), Some(b'0'..=b'9')) {
+                parser.offset += 1;
+            }
+            parser.offset - from
+        };
+        let int_start = self.offset;
+        if digits(self) == 0 {
+            return Err(self.error("expected a digit", pointer));
+        }
+        if self.bytes[int_start] == b'0' && self.offset - int_start > 1 {
+            return Err(self.error("a number may not have a leading zero", pointer));
+        }
+        if self.peek() == Some(b'.') {
+            self.offset += 1;
+            if digits(self) == 0 {
+                return Err(self.error("expected a digit after the decimal point", pointer));
+            }
+        }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            self.offset += 1;
+            if matches!(self.peek(), Some(b'+' | b'-')) {
+                self.offset += 1;
+            }
+            if digits(self) == 0 {
+                return Err(self.error("expected a digit in the exponent", pointer));
+            }
+        }
+        let literal = &self.text[start..self.offset];
+        match serde_json::from_str::<Number>(literal) {
+            Ok(number) => Ok(Value::Number(number)),
+            Err(_) => Err(ParseError {
+                position: self.position_at(start),
+                message: format!("number `{literal}` is out of range"),
+                pointer: pointer.to_owned(),
+            }),
+        }
+    }
+
+    fn position_at(&self, offset: usize) -> Position {
+        let column = self
+            .text
+            .get(self.line_start..offset)
+            .map_or(1, |prefix| prefix.chars().count() + 1);
+        Position {
+            line: self.line,
+            column,
+        }
+    }
+
+    fn string(&mut self, pointer: &str) -> Result<String, ParseError> {
+        self.offset += 1;
+        let mut out = String::new();
+        loop {
+            let run_start = self.offset;
+            while let Some(byte) = self.peek() {
+                if byte == b'"' || byte == b'\\' || byte < 0x20 {
+                    break;
+                }
+                self.offset += 1;
+            }
+            out.push_str(&self.text[run_start..self.offset]);
+            match self.peek() {
+                None => return Err(self.error("unterminated string", pointer)),
+                Some(b'"') => {
+                    self.offset += 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => {
+                    self.offset += 1;
+                    let escaped = self.escape(pointer)?;
+                    out.push(escaped);
+                }
+                Some(_) => {
+                    return Err(self.error(
+                        "control character in a string (it must be escaped)",
+                        pointer,
+                    ));
+                }
+            }
+        }
+    }
+
+    fn escape(&mut self, pointer: &str) -> Result<char, ParseError> {
+        let Some(byte) = self.peek() else {
+            return Err(self.error("unterminated escape sequence", pointer));
+        };
+        self.offset += 1;
+        Ok(match byte {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let first = self.hex4(pointer)?;
+                if (0xD800..0xDC00).contains(&first) {
+                    if !self.text[self.offset..].starts_with("\\u") {
+                        return Err(self.error("lone leading surrogate in a \\u escape", pointer));
+                    }
+                    self.offset += 2;
+                    let second = self.hex4(pointer)?;
+                    if !(0xDC00..0xE000).contains(&second) {
+                        return Err(self.error("invalid trailing surrogate in a \\u escape", pointer));
+                    }
+                    let code = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
+                    char::from_u32(code)
+                        .ok_or_else(|| self.error("invalid \\u escape", pointer))?
+                } else if (0xDC00..0xE000).contains(&first) {
+                    return Err(self.error("lone trailing surrogate in a \\u escape", pointer));
+                } else {
+                    char::from_u32(first).ok_or_else(|| self.error("invalid \\u escape", pointer))?
+                }
+            }
+            _ => return Err(self.error("invalid escape sequence", pointer)),
+        })
+    }
+
+    fn hex4(&mut self, pointer: &str) -> Result<u32, ParseError> {
+        let digits = self
+            .text
+            .get(self.offset..self.offset + 4)
+            .filter(|digits| digits.bytes().all(|byte| byte.is_ascii_hexdigit()))
+            .ok_or_else(|| self.error("expected four hex digits in a \\u escape", pointer))?;
+        let code = u32::from_str_radix(digits, 16)
+            .map_err(|_| self.error("expected four hex digits in a \\u escape", pointer))?;
+        self.offset += 4;
+        Ok(code)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_positions_of_values_and_names() {
+        let doc = parse("{\n  \"a\": [1,\n    {\"b/c\": true}]\n}").expect("valid");
+        assert_eq!(doc.position(""), Some(Position { line: 1, column: 1 }));
+        assert_eq!(doc.position("/a"), Some(Position { line: 2, column: 8 }));
+        assert_eq!(doc.position("/a/1/b~1c"), Some(Position { line: 3, column: 13 }));
+        assert_eq!(doc.name_position("/a"), Some(Position { line: 2, column: 3 }));
+        assert_eq!(doc.nearest_position("/a/1/missing").line, 3);
+    }
+
+    #[test]
+    fn rejects_duplicate_names_at_any_depth() {
+        let err = parse("{\"a\": {\"b\": 1, \"b\": 2}}").unwrap_err();
+        assert_eq!(err.message, "duplicate member name `b`");
+        assert_eq!(err.pointer, "/a/b");
+        assert_eq!(err.position, Position { line: 1, column: 16 });
+    }
+
+    #[test]
+    fn rejects_trailing_garbage_and_deep_nesting() {
+        assert!(parse("{} x").unwrap_err().message.contains("trailing"));
+        let deep = "[".repeat(MAX_DEPTH + 1) + &"]".repeat(MAX_DEPTH + 1);
+        assert!(parse(&deep).unwrap_err().message.contains("nesting"));
+        let ok = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
+        assert!(parse(&ok).is_ok());
+    }
+
+    #[test]
+    fn decodes_escapes_and_rejects_lone_surrogates() {
+        let doc = parse(r#""a\u00e9\ud83d\ude00\n""#).expect("valid");
+        assert_eq!(doc.value, Value::String("aé😀\n".into()));
+        assert!(parse(r#""\ud800""#).unwrap_err().message.contains("surrogate"));
+        assert!(parse(r#""\udc00""#).unwrap_err().message.contains("surrogate"));
+    }
+
+    #[test]
+    fn numbers_follow_json_grammar() {
+        assert_eq!(parse("-0").expect("valid").value, serde_json::json!(-0));
+        assert_eq!(
+            parse("18446744073709551615").expect("valid").value,
+            serde_json::json!(18446744073709551615u64)
+        );
+        assert!(parse("01").is_err());
+        assert!(parse("1.").is_err());
+        assert!(parse("1e400").unwrap_err().message.contains("out of range"));
+    }
+
+    #[test]
+    fn pointer_tokens_round_trip_escapes() {
+        assert_eq!(pointer_tokens("/a~1b/c~0d"), vec!["a/b", "c~d"]);
+        assert_eq!(escape_token("a/b~"), "a~1b~0");
+        assert!(pointer_tokens("").is_empty());
+    }
+}

@@ -1,0 +1,24 @@
+//! The contextgraph schema library.
+//!
+//! Everything the toolchain knows about the protocol's schemas lives here, and
+//! nothing here prints or writes files: front ends (`cargo xtask`, `cgp`) render
+//! what these functions return.
+//!
+//! - [`source`]: load and check the hand-authored schemas under `schema/`.
+//! - [`bundle`]: build the self-contained `interop` and `strict` bundles.
+//! - [`corpus`]: extract the example corpus from SPEC.md.
+//! - [`validate`]: validate JSON against a bundle with precise errors.
+//! - [`json_text`]: JSON text with line/column positions for every pointer.
+//! - [`version`]: protocol versions.
+
+pub mod bundle;
+pub mod diagnostic;
+pub mod json_text;
+pub mod keywords;
+pub mod source;
+pub mod version;
+
+pub use bundle::{Bundle, Profile, bundle};
+pub use diagnostic::{Diagnostic, Diagnostics};
+pub use source::SchemaSet;
+pub use version::ProtocolVersion;
