@@ -12,13 +12,16 @@
 //! - [`version`]: protocol versions.
 
 pub mod bundle;
+pub mod corpus;
 pub mod diagnostic;
 pub mod json_text;
 pub mod keywords;
 pub mod source;
+pub mod validate;
 pub mod version;
 
 pub use bundle::{Bundle, Profile, bundle};
 pub use diagnostic::{Diagnostic, Diagnostics};
 pub use source::SchemaSet;
 pub use version::ProtocolVersion;
+pub use validate::{Validator, Violation};

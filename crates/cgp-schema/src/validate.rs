@@ -1,0 +1,405 @@
+//! Validating JSON values against a bundle, with errors a person can act on.
+//!
+//! A [`Validator`] dispatches on the envelope tag first and then validates
+//! against that one variant, so a bad `max_tokens` is reported as
+//! `/query/max_tokens: 4294967296 is greater than the maximum 4294967295`, never
+//! as "not valid under any of the given schemas". Errors inside `oneOf`/`anyOf`
+//! (open vocabularies, nullable members) are explained by their most specific
+//! branch, and strict-profile errors say which encoder rule they enforce.
+
+use crate::bundle::{Bundle, Origins, Profile};
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::json_text;
+use crate::source::Target;
+use jsonschema::error::{TypeKind, ValidationErrorKind};
+use jsonschema::{Draft, ValidationError};
+use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// One reason a value is invalid.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Violation {
+    /// Where in the instance, as a JSON pointer.
+    pub instance_path: String,
+    /// Which schema keyword failed, as a JSON pointer into the bundle.
+    pub schema_path: String,
+    /// What is wrong and what was expected.
+    pub message: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = if self.instance_path.is_empty() { "/" } else { &self.instance_path };
+        write!(f, "{path}: {} (schema {})", self.message, self.schema_path)
+    }
+}
+
+/// Validates envelopes (and bare type values) against one bundle.
+pub struct Validator {
+    profile: Profile,
+    document: Value,
+    origins: Origins,
+    tags: Vec<String>,
+    variants: BTreeMap<String, (usize, jsonschema::Validator)>,
+    types: BTreeMap<String, jsonschema::Validator>,
+}
+
+impl fmt::Debug for Validator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Validator")
+            .field("profile", &self.profile)
+            .field("tags", &self.tags)
+            .finish_non_exhaustive()
+    }
+}
+
+fn compile(schema: &Value) -> Result<jsonschema::Validator, String> {
+    jsonschema::options()
+        .with_draft(Draft::Draft202012)
+        .build(schema)
+        .map_err(|error| error.to_string())
+}
+
+impl Validator {
+    /// Compiles one validator per variant and per named type of `bundle`.
+    pub fn new(bundle: &Bundle) -> Result<Self, Diagnostics> {
+        let document = &bundle.document;
+        let defs = document.get("$defs").cloned().unwrap_or_else(|| json!({}));
+        let mut problems = Vec::new();
+        let mut variants = BTreeMap::new();
+        let mut tags = Vec::new();
+        let branches = document.get("oneOf").and_then(Value::as_array).cloned().unwrap_or_default();
+        for (index, branch) in branches.iter().enumerate() {
+            let Some(tag) = branch.pointer("/properties/type/const").and_then(Value::as_str) else {
+                problems.push(Diagnostic::file(
+                    "bundle",
+                    format!("/oneOf/{index} has no `type` const; cannot dispatch on it"),
+                ));
+                continue;
+            };
+            let mut schema = branch.clone();
+            if let Some(map) = schema.as_object_mut() {
+                map.insert("$defs".into(), defs.clone());
+            }
+            match compile(&schema) {
+                Ok(validator) => {
+                    tags.push(tag.to_owned());
+                    variants.insert(tag.to_owned(), (index, validator));
+                }
+                Err(message) => problems.push(Diagnostic::file("bundle", format!("/oneOf/{index}: {message}"))),
+            }
+        }
+        let mut types = BTreeMap::new();
+        if let Some(names) = defs.as_object() {
+            for name in names.keys() {
+                let schema = json!({
+                    "$ref": format!("#/$defs/{}", json_text::escape_token(name)),
+                    "$defs": defs.clone(),
+                });
+                match compile(&schema) {
+                    Ok(validator) => {
+                        types.insert(name.clone(), validator);
+                    }
+                    Err(message) => problems.push(Diagnostic::file("bundle", format!("/$defs/{name}: {message}"))),
+                }
+            }
+        }
+        if !problems.is_empty() {
+            return Err(Diagnostics(problems));
+        }
+        Ok(Self {
+            profile: bundle.profile,
+            document: document.clone(),
+            origins: bundle.origins.clone(),
+            tags,
+            variants,
+            types,
+        })
+    }
+
+    /// The profile this validator applies.
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// The envelope tags, in bundle order.
+    pub fn tags(&self) -> &[String] {
+        &self.tags
+    }
+
+    /// The named types a bare value may be validated as.
+    pub fn type_names(&self) -> impl Iterator<Item = &str> {
+        self.types.keys().map(String::as_str)
+    }
+
+    /// The source file and pointer behind a bundle schema pointer.
+    pub fn source_of(&self, schema_path: &str) -> Option<Target> {
+        self.origins.locate(schema_path)
+    }
+
+    /// The variant tag of an envelope, or the violation that stops dispatch.
+    pub fn dispatch<'v>(&self, envelope: &'v Value) -> Result<&'v str, Violation> {
+        let tag_error = |message: String| Violation {
+            instance_path: "/type".into(),
+            schema_path: "/discriminator".into(),
+            message,
+        };
+        let Value::Object(members) = envelope else {
+            return Err(Violation {
+                instance_path: String::new(),
+                schema_path: "/type".into(),
+                message: format!("expected an envelope object, found {}", describe(envelope)),
+            });
+        };
+        let expected = self.tags.join(", ");
+        match members.get("type") {
+            None => Err(tag_error(format!("missing the envelope tag `type`; expected one of {expected}"))),
+            Some(Value::String(tag)) if self.variants.contains_key(tag) => Ok(tag.as_str()),
+            Some(Value::String(tag)) => {
+                let hint = self
+                    .tags
+                    .iter()
+                    .find(|known| known.eq_ignore_ascii_case(tag.trim()))
+                    .map(|known| format!(" (tags are exact and case-sensitive; did you mean \"{known}\"?)"))
+                    .unwrap_or_default();
+                Err(tag_error(format!("unknown envelope type {}; expected one of {expected}{hint}", Value::String(tag.clone()))))
+            }
+            Some(other) => Err(tag_error(format!("the envelope tag must be a string, found {}", describe(other)))),
+        }
+    }
+
+    /// Whether `envelope` is valid. Faster than [`Self::validate_envelope`] when the
+    /// reasons are not needed.
+    pub fn is_valid_envelope(&self, envelope: &Value) -> bool {
+        match self.dispatch(envelope) {
+            Ok(tag) => self.variants.get(tag).is_some_and(|(_, validator)| validator.is_valid(envelope)),
+            Err(_) => false,
+        }
+    }
+
+    /// Every violation in `envelope`, sorted by instance path.
+    pub fn validate_envelope(&self, envelope: &Value) -> Vec<Violation> {
+        let tag = match self.dispatch(envelope) {
+            Ok(tag) => tag,
+            Err(violation) => return vec![violation],
+        };
+        let Some((index, validator)) = self.variants.get(tag) else {
+            return Vec::new();
+        };
+        let prefix = format!("/oneOf/{index}");
+        self.collect(validator, envelope, &prefix)
+    }
+
+    /// Every violation in a bare value of the named type (`Envelope` dispatches on
+    /// the tag). `None` when no such type exists.
+    pub fn validate(&self, target: &str, value: &Value) -> Option<Vec<Violation>> {
+        if target == "Envelope" {
+            return Some(self.validate_envelope(value));
+        }
+        let validator = self.types.get(target)?;
+        Some(self.collect(validator, value, ""))
+    }
+
+    fn collect(&self, validator: &jsonschema::Validator, value: &Value, prefix: &str) -> Vec<Violation> {
+        let mut found = Vec::new();
+        for error in validator.iter_errors(value) {
+            self.explain(&error, prefix, &mut found);
+        }
+        found.sort();
+        found.dedup();
+        found
+    }
+
+    fn bundle_path(prefix: &str, schema_path: &str) -> String {
+        if schema_path.starts_with("/$defs/") || prefix.is_empty() {
+            schema_path.to_owned()
+        } else {
+            format!("{prefix}{schema_path}")
+        }
+    }
+
+    fn explain(&self, error: &ValidationError<'_>, prefix: &str, out: &mut Vec<Violation>) {
+        let context = match error.kind() {
+            ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => Some(context),
+            _ => None,
+        };
+        if let Some(branches) = context {
+            if let Some(best) = best_branch(branches) {
+                for inner in best {
+                    self.explain(inner, prefix, out);
+                }
+                return;
+            }
+        }
+        let schema_path = Self::bundle_path(prefix, error.schema_path().as_str());
+        let instance_path = error.instance_path().as_str().to_owned();
+        let message = self.message(error, &schema_path);
+        out.push(Violation { instance_path, schema_path, message });
+    }
+
+    /// The schema object that holds the keyword at `keyword_path`.
+    fn keyword_owner(&self, keyword_path: &str) -> Option<&Map<String, Value>> {
+        let cut = keyword_path.rfind('/')?;
+        let owner = self.resolve_pointer(&keyword_path[..cut])?;
+        owner.as_object()
+    }
+
+    /// Looks a pointer up in the bundle, following the `$ref` segments that
+    /// evaluation paths contain.
+    fn resolve_pointer(&self, pointer: &str) -> Option<&Value> {
+        let mut current = &self.document;
+        for token in json_text::pointer_tokens(pointer) {
+            if token == "$ref" {
+                let reference = current.get("$ref")?.as_str()?;
+                current = self.document.pointer(reference.strip_prefix('#')?)?;
+                continue;
+            }
+            current = match current {
+                Value::Object(map) => map.get(&token)?,
+                Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
+                _ => return None,
+            };
+        }
+        Some(current)
+    }
+
+    fn member_rule(&self, object_keyword_path: &str, member: &str) -> Option<String> {
+        let owner = self.keyword_owner(object_keyword_path)?;
+        owner
+            .get("properties")?
+            .get(member)?
+            .get("x-cgp-emit")?
+            .as_str()
+            .map(str::to_owned)
+    }
+
+    fn message(&self, error: &ValidationError<'_>, schema_path: &str) -> String {
+        let instance = error.instance();
+        let strict = self.profile == Profile::Strict;
+        match error.kind() {
+            ValidationErrorKind::Type { kind } => {
+                let expected = match kind {
+                    TypeKind::Single(single) => single.to_string(),
+                    TypeKind::Multiple(set) => set
+                        .iter()
+                        .map(|t| t.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" or "),
+                };
+                let note = if strict && instance.is_null() {
+                    " (the strict profile wants an absent member, not null)"
+                } else {
+                    ""
+                };
+                format!("expected {expected}, found {}{note}", describe(instance))
+            }
+            ValidationErrorKind::Required { property } => {
+                let name = property.as_str().unwrap_or_default();
+                let rule = self.member_rule(schema_path, name);
+                if strict && rule.as_deref() == Some("always") {
+                    format!("missing member \"{name}\": the canonical encoder always writes it (strict profile)")
+                } else {
+                    format!("missing required member \"{name}\"")
+                }
+            }
+            ValidationErrorKind::AdditionalProperties { unexpected } => {
+                let names = unexpected.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", ");
+                let noun = if unexpected.len() == 1 { "member" } else { "members" };
+                format!("unknown {noun} {names} (the strict profile allows only the members the schema names; interop receivers ignore them)")
+            }
+            ValidationErrorKind::Maximum { limit } => {
+                format!("{} is greater than the maximum {limit}", short(instance))
+            }
+            ValidationErrorKind::Minimum { limit } => {
+                format!("{} is less than the minimum {limit}", short(instance))
+            }
+            ValidationErrorKind::Enum { options } => {
+                let choices = options
+                    .as_array()
+                    .map(|values| values.iter().map(short).collect::<Vec<_>>().join(", "))
+                    .unwrap_or_default();
+                format!("{} is not one of {choices}", short(instance))
+            }
+            ValidationErrorKind::Constant { expected_value } => {
+                if schema_path.contains("/dependentSchemas/") {
+                    let member = schema_path
+                        .split("/dependentSchemas/")
+                        .nth(1)
+                        .and_then(|rest| rest.split('/').next())
+                        .unwrap_or_default();
+                    format!("{} makes \"{member}\" meaningless: it is read and written only when this is {expected_value}", short(instance))
+                } else {
+                    format!("expected {expected_value}, found {}", short(instance))
+                }
+            }
+            ValidationErrorKind::MinItems { limit } => {
+                let owner_rule = self.keyword_owner(schema_path).and_then(|m| m.get("x-cgp-emit")).and_then(Value::as_str);
+                if owner_rule == Some("omit-if-empty") {
+                    "an empty array: the canonical encoder omits this member when it is empty (strict profile)".into()
+                } else {
+                    format!("expected at least {limit} item(s), found {}", describe(instance))
+                }
+            }
+            ValidationErrorKind::Not { schema } => match schema.get("const") {
+                Some(default) => format!("{} is the default: the canonical encoder omits this member when it holds its default (strict profile)", short(default)),
+                None => format!("{} must not match {}", short(instance), short(schema)),
+            },
+            _ => {
+                cut(&error.to_string(), 300)
+            }
+        }
+    }
+}
+
+/// Picks the branch whose errors are the most specific: deepest instance path
+/// first, then fewest type mismatches, then fewest errors.
+fn best_branch<'e>(branches: &'e [Vec<ValidationError<'static>>]) -> Option<&'e Vec<ValidationError<'static>>> {
+    branches
+        .iter()
+        .filter(|errors| !errors.is_empty())
+        .max_by_key(|errors| {
+            let depth = errors
+                .iter()
+                .map(|e| e.instance_path().as_str().matches('/').count())
+                .max()
+                .unwrap_or(0);
+            let type_errors = errors
+                .iter()
+                .filter(|e| matches!(e.kind(), ValidationErrorKind::Type { .. }))
+                .count();
+            let null_branch = errors.iter().all(|e| {
+                matches!(e.kind(), ValidationErrorKind::Type { kind: TypeKind::Single(t) } if t.to_string() == "null")
+            });
+            (depth, !null_branch, usize::MAX - type_errors, usize::MAX - errors.len())
+        })
+}
+
+/// A short description of a JSON value's type and, for scalars, its value.
+pub fn describe(value: &Value) -> String {
+    match value {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("boolean {b}"),
+        Value::Number(n) => format!("number {n}"),
+        Value::String(_) => format!("string {}", short(value)),
+        Value::Array(items) => format!("an array of {} item(s)", items.len()),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+/// A JSON value rendered compactly and cut to a readable length.
+pub fn short(value: &Value) -> String {
+    cut(&value.to_string(), 80)
+}
+
+/// `text`, cut to at most `max` bytes on a character boundary, with `…` when cut.
+pub fn cut(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_owned();
+    }
+    let mut end = max.saturating_sub(3);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
