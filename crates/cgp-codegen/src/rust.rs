@@ -29,13 +29,26 @@ use syn::{Attribute, Fields, Item, Meta, Token};
 pub const COMMAND: &str = "cargo xtask codegen";
 
 /// Generates `src/lib.rs` of the generated crate from the interop bundle.
-pub fn generate(bundle: &Bundle, protocol_version: &str, locate: &dyn Fn(&str) -> Diagnostic) -> Result<String, Diagnostics> {
+pub fn generate(
+    bundle: &Bundle,
+    protocol_version: &str,
+    locate: &dyn Fn(&str) -> Diagnostic,
+) -> Result<String, Diagnostics> {
     let tokens = match run_typify(&bundle.document) {
         Ok(tokens) => tokens,
-        Err(message) => return Err(Diagnostics::one(find_culprit(&bundle.document, &message, locate))),
+        Err(message) => {
+            return Err(Diagnostics::one(find_culprit(
+                &bundle.document,
+                &message,
+                locate,
+            )));
+        }
     };
     let mut file: syn::File = syn::parse2(tokens).map_err(|error| {
-        Diagnostics::one(Diagnostic::file("generated/rust/src/lib.rs", format!("typify produced code that does not parse: {error}")))
+        Diagnostics::one(Diagnostic::file(
+            "generated/rust/src/lib.rs",
+            format!("typify produced code that does not parse: {error}"),
+        ))
     })?;
     let members = MemberTable::from_bundle(&bundle.document);
     apply_wire_order(&mut file, &members);
@@ -46,7 +59,12 @@ pub fn generate(bundle: &Bundle, protocol_version: &str, locate: &dyn Fn(&str) -
         /// The protocol version these types describe, as declared by the schemas.
         pub const PROTOCOL_VERSION: &str = #version;
     })
-    .map_err(|error| Diagnostics::one(Diagnostic::file("generated/rust/src/lib.rs", error.to_string())))?;
+    .map_err(|error| {
+        Diagnostics::one(Diagnostic::file(
+            "generated/rust/src/lib.rs",
+            error.to_string(),
+        ))
+    })?;
     file.items.extend(constant.items);
     let body = prettyplease::unparse(&file);
     Ok(format!(
@@ -68,7 +86,9 @@ fn run_typify(document: &Value) -> Result<TokenStream, String> {
         settings.with_struct_builder(false);
         settings.with_derive("PartialEq".to_owned());
         let mut space = typify::TypeSpace::new(&settings);
-        space.add_root_schema(root).map_err(|error| error.to_string())?;
+        space
+            .add_root_schema(root)
+            .map_err(|error| error.to_string())?;
         Ok(space.to_stream())
     }));
     std::panic::set_hook(previous);
@@ -90,11 +110,18 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 
 /// Narrows a typify failure down to one definition (or variant) and one member,
 /// by regenerating with everything else replaced by a permissive `{}`.
-fn find_culprit(document: &Value, message: &str, locate: &dyn Fn(&str) -> Diagnostic) -> Diagnostic {
+fn find_culprit(
+    document: &Value,
+    message: &str,
+    locate: &dyn Fn(&str) -> Diagnostic,
+) -> Diagnostic {
     let mut candidates = Vec::new();
     if let Some(defs) = document.get("$defs").and_then(Value::as_object) {
         for name in defs.keys() {
-            candidates.push(format!("/$defs/{}", cgp_schema::json_text::escape_token(name)));
+            candidates.push(format!(
+                "/$defs/{}",
+                cgp_schema::json_text::escape_token(name)
+            ));
         }
     }
     if let Some(branches) = document.get("oneOf").and_then(Value::as_array) {
@@ -112,7 +139,10 @@ fn find_culprit(document: &Value, message: &str, locate: &dyn Fn(&str) -> Diagno
         if let Some(branches) = probe.get_mut("oneOf").and_then(Value::as_array_mut) {
             for (index, branch) in branches.iter_mut().enumerate() {
                 if keep != format!("/oneOf/{index}") {
-                    let tag = branch.pointer("/properties/type").cloned().unwrap_or(Value::Null);
+                    let tag = branch
+                        .pointer("/properties/type")
+                        .cloned()
+                        .unwrap_or(Value::Null);
                     *branch = serde_json::json!({"type": "object", "properties": {"type": tag}, "required": ["type"]});
                 }
             }
@@ -132,7 +162,10 @@ fn find_culprit(document: &Value, message: &str, locate: &dyn Fn(&str) -> Diagno
             .unwrap_or_default();
         for member in members {
             let mut narrowed = probe.clone();
-            if let Some(props) = narrowed.pointer_mut(&format!("{candidate}/properties")).and_then(Value::as_object_mut) {
+            if let Some(props) = narrowed
+                .pointer_mut(&format!("{candidate}/properties"))
+                .and_then(Value::as_object_mut)
+            {
                 for (name, schema) in props.iter_mut() {
                     if *name != member && name != "type" {
                         *schema = Value::Object(Map::new());
@@ -140,15 +173,22 @@ fn find_culprit(document: &Value, message: &str, locate: &dyn Fn(&str) -> Diagno
                 }
             }
             if run_typify(&narrowed).is_err() {
-                pointer = format!("{candidate}/properties/{}", cgp_schema::json_text::escape_token(&member));
+                pointer = format!(
+                    "{candidate}/properties/{}",
+                    cgp_schema::json_text::escape_token(&member)
+                );
                 break;
             }
         }
         let mut diagnostic = locate(&pointer);
-        diagnostic.message = format!("typify cannot generate this schema (bundle {pointer}): {message}");
+        diagnostic.message =
+            format!("typify cannot generate this schema (bundle {pointer}): {message}");
         return diagnostic;
     }
-    Diagnostic::file("bundle", format!("typify failed and no single definition explains it: {message}"))
+    Diagnostic::file(
+        "bundle",
+        format!("typify failed and no single definition explains it: {message}"),
+    )
 }
 
 /// What the bundle says about the members of each generated type: keyed by the
@@ -175,7 +215,10 @@ impl MemberTable {
                         .iter()
                         .map(|(name, member)| MemberInfo {
                             name: name.clone(),
-                            emit: member.get("x-cgp-emit").and_then(Value::as_str).map(str::to_owned),
+                            emit: member
+                                .get("x-cgp-emit")
+                                .and_then(Value::as_str)
+                                .map(str::to_owned),
                         })
                         .collect()
                 })
@@ -207,7 +250,11 @@ fn json_name(field: &syn::Field) -> String {
             for meta in list {
                 if let Meta::NameValue(pair) = meta {
                     if pair.path.is_ident("rename") {
-                        if let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. }) = pair.value {
+                        if let syn::Expr::Lit(syn::ExprLit {
+                            lit: syn::Lit::Str(text),
+                            ..
+                        }) = pair.value
+                        {
                             return text.value();
                         }
                     }
@@ -245,10 +292,15 @@ fn for_each_named_fields(file: &mut syn::File, visit: &mut dyn FnMut(&str, &mut 
 /// Reorders struct fields (and envelope variant fields) into schema order.
 fn apply_wire_order(file: &mut syn::File, members: &MemberTable) {
     for_each_named_fields(file, &mut |name, fields| {
-        let Some(order) = members.types.get(name) else { return };
+        let Some(order) = members.types.get(name) else {
+            return;
+        };
         let rank = |field: &syn::Field| {
             let json = json_name(field);
-            order.iter().position(|member| member.name == json).unwrap_or(usize::MAX)
+            order
+                .iter()
+                .position(|member| member.name == json)
+                .unwrap_or(usize::MAX)
         };
         let mut sorted: Vec<syn::Field> = fields.named.iter().cloned().collect();
         sorted.sort_by_key(rank);
@@ -261,18 +313,27 @@ fn apply_wire_order(file: &mut syn::File, members: &MemberTable) {
 fn apply_emit_rules(file: &mut syn::File, members: &MemberTable) -> Vec<Item> {
     let mut helpers = Vec::new();
     for_each_named_fields(file, &mut |name, fields| {
-        let Some(order) = members.types.get(name) else { return };
+        let Some(order) = members.types.get(name) else {
+            return;
+        };
         for field in fields.named.iter_mut() {
             let json = json_name(field);
-            let Some(member) = order.iter().find(|member| member.name == json) else { continue };
+            let Some(member) = order.iter().find(|member| member.name == json) else {
+                continue;
+            };
             match member.emit.as_deref() {
                 Some("always") => edit_serde(&mut field.attrs, |metas| {
                     metas.retain(|meta| !meta.path().is_ident("skip_serializing_if"));
                 }),
                 Some("omit-if-default") => {
-                    let Some(default_fn) = serde_value(&field.attrs, "default") else { continue };
+                    let Some(default_fn) = serde_value(&field.attrs, "default") else {
+                        continue;
+                    };
                     let ty = &field.ty;
-                    let helper = format_ident!("{}_is_default", default_fn.rsplit("::").next().unwrap_or("member"));
+                    let helper = format_ident!(
+                        "{}_is_default",
+                        default_fn.rsplit("::").next().unwrap_or("member")
+                    );
                     let default_path: syn::Path = match syn::parse_str(&default_fn) {
                         Ok(path) => path,
                         Err(_) => continue,
@@ -287,7 +348,9 @@ fn apply_emit_rules(file: &mut syn::File, members: &MemberTable) -> Vec<Item> {
                     let helper_name = helper.to_string();
                     edit_serde(&mut field.attrs, |metas| {
                         metas.retain(|meta| !meta.path().is_ident("skip_serializing_if"));
-                        if let Ok(meta) = syn::parse_str::<Meta>(&format!("skip_serializing_if = \"{helper_name}\"")) {
+                        if let Ok(meta) = syn::parse_str::<Meta>(&format!(
+                            "skip_serializing_if = \"{helper_name}\""
+                        )) {
                             metas.push(meta);
                         }
                     });
@@ -304,11 +367,17 @@ fn serde_value(attrs: &[Attribute], key: &str) -> Option<String> {
         if !attr.path().is_ident("serde") {
             continue;
         }
-        let list = attr.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated).ok()?;
+        let list = attr
+            .parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
+            .ok()?;
         for meta in list {
             if let Meta::NameValue(pair) = meta {
                 if pair.path.is_ident(key) {
-                    if let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. }) = pair.value {
+                    if let syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(text),
+                        ..
+                    }) = pair.value
+                    {
                         return Some(text.value());
                     }
                 }
@@ -327,7 +396,10 @@ fn edit_serde(attrs: &mut Vec<Attribute>, edit: impl FnOnce(&mut Vec<Meta>)) {
         }
         return;
     };
-    let Ok(list) = attrs[index].parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated) else { return };
+    let Ok(list) = attrs[index].parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
+    else {
+        return;
+    };
     let mut metas: Vec<Meta> = list.into_iter().collect();
     edit(&mut metas);
     if metas.is_empty() {

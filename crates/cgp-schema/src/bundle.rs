@@ -53,7 +53,9 @@ impl FromStr for Profile {
         match name {
             "interop" => Ok(Profile::Interop),
             "strict" => Ok(Profile::Strict),
-            other => Err(format!("unknown profile `{other}`; expected `interop` or `strict`")),
+            other => Err(format!(
+                "unknown profile `{other}`; expected `interop` or `strict`"
+            )),
         }
     }
 }
@@ -86,7 +88,8 @@ impl Origins {
 /// Maps what follows an origin prefix back to source pointer syntax: the interop
 /// profile wraps a nullable `$ref` member in `anyOf`, which the source does not have.
 fn source_suffix(rest: &str) -> String {
-    rest.replace("/anyOf/0/$ref", "/$ref").replace("/anyOf/0", "")
+    rest.replace("/anyOf/0/$ref", "/$ref")
+        .replace("/anyOf/0", "")
 }
 
 /// One published bundle.
@@ -157,7 +160,10 @@ pub fn bundle(set: &SchemaSet, profile: Profile) -> Result<Bundle, Diagnostics> 
         if file.path == ENVELOPE_FILE || set.is_variant(&file.path) {
             continue;
         }
-        let whole = Target { path: file.path.clone(), pointer: String::new() };
+        let whole = Target {
+            path: file.path.clone(),
+            pointer: String::new(),
+        };
         names.insert(whole.clone(), file.title.clone());
         let mut body = file.document.value.clone();
         if let Some(map) = body.as_object_mut() {
@@ -174,7 +180,14 @@ pub fn bundle(set: &SchemaSet, profile: Profile) -> Result<Bundle, Diagnostics> 
                 }
             }
         }
-        insert_definition(set, &mut definitions, &mut problems, file.title.clone(), whole, body);
+        insert_definition(
+            set,
+            &mut definitions,
+            &mut problems,
+            file.title.clone(),
+            whole,
+            body,
+        );
     }
     if !problems.is_empty() {
         return Err(Diagnostics(problems));
@@ -193,11 +206,16 @@ pub fn bundle(set: &SchemaSet, profile: Profile) -> Result<Bundle, Diagnostics> 
     root.insert("discriminator".into(), json!({ "propertyName": "type" }));
     origins.prefixes.insert(
         String::new(),
-        Target { path: ENVELOPE_FILE.into(), pointer: String::new() },
+        Target {
+            path: ENVELOPE_FILE.into(),
+            pointer: String::new(),
+        },
     );
     let mut branches = Vec::new();
     for (index, variant) in set.variants.iter().enumerate() {
-        let Some(file) = set.files.get(&variant.path) else { continue };
+        let Some(file) = set.files.get(&variant.path) else {
+            continue;
+        };
         let mut body = file.document.value.clone();
         if let Some(map) = body.as_object_mut() {
             map.shift_remove("$schema");
@@ -207,7 +225,10 @@ pub fn bundle(set: &SchemaSet, profile: Profile) -> Result<Bundle, Diagnostics> 
         apply_profile(profile, &mut body);
         origins.prefixes.insert(
             format!("/oneOf/{index}"),
-            Target { path: file.path.clone(), pointer: String::new() },
+            Target {
+                path: file.path.clone(),
+                pointer: String::new(),
+            },
         );
         branches.push(body);
     }
@@ -223,7 +244,11 @@ pub fn bundle(set: &SchemaSet, profile: Profile) -> Result<Bundle, Diagnostics> 
     }
     root.insert("$defs".into(), Value::Object(defs));
     if problems.is_empty() {
-        Ok(Bundle { profile, document: Value::Object(root), origins })
+        Ok(Bundle {
+            profile,
+            document: Value::Object(root),
+            origins,
+        })
     } else {
         Err(Diagnostics(problems))
     }
@@ -259,7 +284,9 @@ fn rewrite_references(
     problems: &mut Vec<Diagnostic>,
 ) {
     keywords::walk_mut(schema, &mut |map| {
-        let Some(Value::String(reference)) = map.get("$ref") else { return };
+        let Some(Value::String(reference)) = map.get("$ref") else {
+            return;
+        };
         match set.resolve(from, reference) {
             Ok(target) => match names.get(&target) {
                 Some(name) => {
@@ -301,7 +328,9 @@ fn emit_rule(member: &Value) -> Option<&str> {
 
 /// Interop: an `omit-if-absent` member also accepts `null`.
 fn interop_object(object: &mut Map<String, Value>) {
-    let Some(Value::Object(properties)) = object.get_mut("properties") else { return };
+    let Some(Value::Object(properties)) = object.get_mut("properties") else {
+        return;
+    };
     for member in properties.values_mut() {
         if emit_rule(member) != Some("omit-if-absent") {
             continue;
@@ -311,7 +340,10 @@ fn interop_object(object: &mut Map<String, Value>) {
             map.insert("type".into(), json!([kind, "null"]));
         } else if let Some(reference) = map.shift_remove("$ref") {
             let mut wrapped = Map::new();
-            wrapped.insert("anyOf".into(), json!([{ "$ref": reference }, { "type": "null" }]));
+            wrapped.insert(
+                "anyOf".into(),
+                json!([{ "$ref": reference }, { "type": "null" }]),
+            );
             wrapped.extend(std::mem::take(map));
             *map = wrapped;
         }
@@ -319,13 +351,13 @@ fn interop_object(object: &mut Map<String, Value>) {
 }
 
 /// Strict: no unknown members, always-written members required, no empty
-/// `omit-if-empty` arrays, no default-valued `omit-if-default` members, and
-/// `x-cgp-only-when` members only alongside their condition.
+/// `omit-if-empty` arrays, and no default-valued `omit-if-default` members.
 fn strict_object(object: &mut Map<String, Value>) {
     object.insert("additionalProperties".into(), Value::Bool(false));
-    let Some(Value::Object(properties)) = object.get_mut("properties") else { return };
+    let Some(Value::Object(properties)) = object.get_mut("properties") else {
+        return;
+    };
     let mut always = Vec::new();
-    let mut dependent = Map::new();
     for (name, member) in properties.iter_mut() {
         let rule = emit_rule(member).map(str::to_owned);
         let Value::Object(map) = member else { continue };
@@ -341,30 +373,18 @@ fn strict_object(object: &mut Map<String, Value>) {
             }
             _ => {}
         }
-        if let Some(Value::Object(conditions)) = map.get("x-cgp-only-when") {
-            let properties: Map<String, Value> = conditions
-                .iter()
-                .map(|(sibling, value)| (sibling.clone(), json!({ "const": value })))
-                .collect();
-            dependent.insert(name.clone(), json!({ "properties": properties }));
-        }
     }
-    if always.is_empty() && dependent.is_empty() {
+    if always.is_empty() {
         return;
     }
-    if !always.is_empty() {
-        let required = object
-            .entry("required")
-            .or_insert_with(|| Value::Array(Vec::new()));
-        if let Value::Array(names) = required {
+    let required = object
+        .entry("required")
+        .or_insert_with(|| Value::Array(Vec::new()));
+    if let Value::Array(names) = required {
         for name in always {
-                if !names.contains(&name) {
-                    names.push(name);
-                }
+            if !names.contains(&name) {
+                names.push(name);
             }
         }
-    }
-    if !dependent.is_empty() {
-        object.insert("dependentSchemas".into(), Value::Object(dependent));
     }
 }

@@ -109,7 +109,9 @@ impl Example {
     }
 }
 
-const ATTRIBUTES: &[&str] = &["name", "target", "expect", "at", "decoder", "layer", "reason"];
+const ATTRIBUTES: &[&str] = &[
+    "name", "target", "expect", "at", "decoder", "layer", "reason",
+];
 
 /// Extracts every corpus example from Markdown text. `file` names the file in
 /// diagnostics.
@@ -132,7 +134,10 @@ pub fn extract(file: &str, markdown: &str) -> Result<Vec<Example>, Diagnostics> 
         let Some(closing) = closing else {
             problems.push(Diagnostic::at(
                 file,
-                Position { line: fence_line, column: 1 },
+                Position {
+                    line: fence_line,
+                    column: 1,
+                },
                 None,
                 "unterminated code fence: it runs to the end of the file",
             ));
@@ -150,9 +155,15 @@ pub fn extract(file: &str, markdown: &str) -> Result<Vec<Example>, Diagnostics> 
                 Ok(example) => match first_seen.get(&example.name) {
                     Some(first) => problems.push(Diagnostic::at(
                         file,
-                        Position { line: fence_line, column: 1 },
+                        Position {
+                            line: fence_line,
+                            column: 1,
+                        },
                         None,
-                        format!("duplicate example name `{}` (first used on line {first})", example.name),
+                        format!(
+                            "duplicate example name `{}` (first used on line {first})",
+                            example.name
+                        ),
                     )),
                     None => {
                         first_seen.insert(example.name.clone(), fence_line);
@@ -161,7 +172,10 @@ pub fn extract(file: &str, markdown: &str) -> Result<Vec<Example>, Diagnostics> 
                 },
                 Err(message) => problems.push(Diagnostic::at(
                     file,
-                    Position { line: fence_line, column: 1 },
+                    Position {
+                        line: fence_line,
+                        column: 1,
+                    },
                     None,
                     message,
                 )),
@@ -169,7 +183,10 @@ pub fn extract(file: &str, markdown: &str) -> Result<Vec<Example>, Diagnostics> 
         } else if mentions_marker {
             problems.push(Diagnostic::at(
                 file,
-                Position { line: fence_line, column: 1 },
+                Position {
+                    line: fence_line,
+                    column: 1,
+                },
                 None,
                 format!("a corpus block's info string must start with `json {MARKER}`"),
             ));
@@ -202,8 +219,12 @@ fn opening_fence(line: &str) -> Option<(String, &str)> {
 }
 
 fn is_closing_fence(line: &str, fence: &str) -> bool {
-    let trimmed = line.trim_start_matches(' ').trim_end_matches(['\r', ' ', '\t']);
-    let Some(marker) = fence.chars().next() else { return false };
+    let trimmed = line
+        .trim_start_matches(' ')
+        .trim_end_matches(['\r', ' ', '\t']);
+    let Some(marker) = fence.chars().next() else {
+        return false;
+    };
     trimmed.len() >= fence.len() && trimmed.chars().all(|c| c == marker)
 }
 
@@ -211,7 +232,10 @@ fn example(info: &str, fence_line: usize, json: String) -> Result<Example, Strin
     let attributes = parse_attributes(info)?;
     for key in attributes.keys() {
         if !ATTRIBUTES.contains(&key.as_str()) {
-            return Err(format!("unknown corpus attribute `{key}` (expected one of {})", ATTRIBUTES.join(", ")));
+            return Err(format!(
+                "unknown corpus attribute `{key}` (expected one of {})",
+                ATTRIBUTES.join(", ")
+            ));
         }
     }
     let required = |key: &str| {
@@ -233,21 +257,31 @@ fn example(info: &str, fence_line: usize, json: String) -> Result<Example, Strin
         "valid" => Expect::Valid,
         "invalid" => Expect::Invalid,
         "interop-only" => Expect::InteropOnly,
-        other => return Err(format!("`expect={other}` is not one of valid, invalid, interop-only")),
+        other => {
+            return Err(format!(
+                "`expect={other}` is not one of valid, invalid, interop-only"
+            ));
+        }
     };
     let at = attributes.get("at").cloned();
     if let Some(pointer) = &at {
         if !pointer.is_empty() && !pointer.starts_with('/') {
-            return Err(format!("`at={pointer}` is not a JSON pointer (write `at=\"\"` for the root)"));
+            return Err(format!(
+                "`at={pointer}` is not a JSON pointer (write `at=\"\"` for the root)"
+            ));
         }
     }
     let reason = attributes.get("reason").cloned();
     if expect != Expect::Valid {
         if at.is_none() {
-            return Err(format!("example `{name}` is expect={expect} and needs `at=<pointer>` naming where the error is reported"));
+            return Err(format!(
+                "example `{name}` is expect={expect} and needs `at=<pointer>` naming where the error is reported"
+            ));
         }
         if reason.is_none() {
-            return Err(format!("example `{name}` is expect={expect} and needs `reason=\"…\"`"));
+            return Err(format!(
+                "example `{name}` is expect={expect} and needs `reason=\"…\"`"
+            ));
         }
     }
     let decoder_accepts = match attributes.get("decoder").map(String::as_str) {
@@ -257,7 +291,9 @@ fn example(info: &str, fence_line: usize, json: String) -> Result<Example, Strin
         Some(other) => return Err(format!("`decoder={other}` is not accept or reject")),
     };
     if decoder_accepts == Some(expect != Expect::Invalid) {
-        return Err(format!("example `{name}`: `decoder=` only records a disagreement with `expect=`; drop it"));
+        return Err(format!(
+            "example `{name}`: `decoder=` only records a disagreement with `expect=`; drop it"
+        ));
     }
     let text_layer = match attributes.get("layer").map(String::as_str) {
         None => false,
@@ -295,7 +331,9 @@ fn parse_attributes(info: &str) -> Result<BTreeMap<String, String>, String> {
             .split_once('=')
             .ok_or_else(|| format!("expected `key=value` in the info string, found `{rest}`"))?;
         if key.is_empty() || key.contains(char::is_whitespace) {
-            return Err(format!("expected `key=value` in the info string, found `{rest}`"));
+            return Err(format!(
+                "expected `key=value` in the info string, found `{rest}`"
+            ));
         }
         let (value, remainder) = if let Some(quoted) = after_key.strip_prefix('"') {
             let end = quoted
@@ -303,7 +341,9 @@ fn parse_attributes(info: &str) -> Result<BTreeMap<String, String>, String> {
                 .ok_or_else(|| format!("unterminated quoted value for `{key}`"))?;
             (quoted[..end].to_owned(), &quoted[end + 1..])
         } else {
-            let end = after_key.find(char::is_whitespace).unwrap_or(after_key.len());
+            let end = after_key
+                .find(char::is_whitespace)
+                .unwrap_or(after_key.len());
             (after_key[..end].to_owned(), &after_key[end..])
         };
         if attributes.insert(key.to_owned(), value).is_some() {
@@ -338,14 +378,20 @@ mod tests {
     fn reports_an_unterminated_fence() {
         let text = "```json cgp-example name=a target=Envelope expect=valid\n{}\n";
         let problems = extract("SPEC.md", text).unwrap_err();
-        assert_eq!(problems.to_string(), "SPEC.md:1:1: unterminated code fence: it runs to the end of the file");
+        assert_eq!(
+            problems.to_string(),
+            "SPEC.md:1:1: unterminated code fence: it runs to the end of the file"
+        );
     }
 
     #[test]
     fn reports_duplicate_names_with_both_lines() {
         let text = "```json cgp-example name=a target=Envelope expect=valid\n{}\n```\n```json cgp-example name=a target=Envelope expect=valid\n{}\n```\n";
         let problems = extract("SPEC.md", text).unwrap_err();
-        assert_eq!(problems.to_string(), "SPEC.md:4:1: duplicate example name `a` (first used on line 1)");
+        assert_eq!(
+            problems.to_string(),
+            "SPEC.md:4:1: duplicate example name `a` (first used on line 1)"
+        );
     }
 
     #[test]
@@ -358,9 +404,20 @@ mod tests {
     #[test]
     fn rejects_unknown_attributes_and_redundant_decoder() {
         let typo = "```json cgp-example name=a target=Envelope expcet=valid\n{}\n```\n";
-        assert!(extract("SPEC.md", typo).unwrap_err().to_string().contains("unknown corpus attribute `expcet`"));
-        let redundant = "```json cgp-example name=a target=Envelope expect=valid decoder=accept\n{}\n```\n";
-        assert!(extract("SPEC.md", redundant).unwrap_err().to_string().contains("only records a disagreement"));
+        assert!(
+            extract("SPEC.md", typo)
+                .unwrap_err()
+                .to_string()
+                .contains("unknown corpus attribute `expcet`")
+        );
+        let redundant =
+            "```json cgp-example name=a target=Envelope expect=valid decoder=accept\n{}\n```\n";
+        assert!(
+            extract("SPEC.md", redundant)
+                .unwrap_err()
+                .to_string()
+                .contains("only records a disagreement")
+        );
     }
 
     #[test]

@@ -194,7 +194,9 @@ impl Parser<'_> {
             Some(b'{') => self.object(pointer, depth + 1),
             Some(b'[') => self.array(pointer, depth + 1),
             Some(b'"') => Ok(Value::String(self.string(pointer)?)),
-            Some(b't') => self.expect_literal("true", pointer).map(|()| Value::Bool(true)),
+            Some(b't') => self
+                .expect_literal("true", pointer)
+                .map(|()| Value::Bool(true)),
             Some(b'f') => self
                 .expect_literal("false", pointer)
                 .map(|()| Value::Bool(false)),
@@ -407,15 +409,17 @@ impl Parser<'_> {
                     self.offset += 2;
                     let second = self.hex4(pointer)?;
                     if !(0xDC00..0xE000).contains(&second) {
-                        return Err(self.error("invalid trailing surrogate in a \\u escape", pointer));
+                        return Err(
+                            self.error("invalid trailing surrogate in a \\u escape", pointer)
+                        );
                     }
                     let code = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
-                    char::from_u32(code)
-                        .ok_or_else(|| self.error("invalid \\u escape", pointer))?
+                    char::from_u32(code).ok_or_else(|| self.error("invalid \\u escape", pointer))?
                 } else if (0xDC00..0xE000).contains(&first) {
                     return Err(self.error("lone trailing surrogate in a \\u escape", pointer));
                 } else {
-                    char::from_u32(first).ok_or_else(|| self.error("invalid \\u escape", pointer))?
+                    char::from_u32(first)
+                        .ok_or_else(|| self.error("invalid \\u escape", pointer))?
                 }
             }
             _ => return Err(self.error("invalid escape sequence", pointer)),
@@ -444,8 +448,17 @@ mod tests {
         let doc = parse("{\n  \"a\": [1,\n    {\"b/c\": true}]\n}").expect("valid");
         assert_eq!(doc.position(""), Some(Position { line: 1, column: 1 }));
         assert_eq!(doc.position("/a"), Some(Position { line: 2, column: 8 }));
-        assert_eq!(doc.position("/a/1/b~1c"), Some(Position { line: 3, column: 13 }));
-        assert_eq!(doc.name_position("/a"), Some(Position { line: 2, column: 3 }));
+        assert_eq!(
+            doc.position("/a/1/b~1c"),
+            Some(Position {
+                line: 3,
+                column: 13
+            })
+        );
+        assert_eq!(
+            doc.name_position("/a"),
+            Some(Position { line: 2, column: 3 })
+        );
         assert_eq!(doc.nearest_position("/a/1/missing").line, 3);
     }
 
@@ -454,7 +467,13 @@ mod tests {
         let err = parse("{\"a\": {\"b\": 1, \"b\": 2}}").unwrap_err();
         assert_eq!(err.message, "duplicate member name `b`");
         assert_eq!(err.pointer, "/a/b");
-        assert_eq!(err.position, Position { line: 1, column: 16 });
+        assert_eq!(
+            err.position,
+            Position {
+                line: 1,
+                column: 16
+            }
+        );
     }
 
     #[test]
@@ -470,8 +489,18 @@ mod tests {
     fn decodes_escapes_and_rejects_lone_surrogates() {
         let doc = parse(r#""a\u00e9\ud83d\ude00\n""#).expect("valid");
         assert_eq!(doc.value, Value::String("aé😀\n".into()));
-        assert!(parse(r#""\ud800""#).unwrap_err().message.contains("surrogate"));
-        assert!(parse(r#""\udc00""#).unwrap_err().message.contains("surrogate"));
+        assert!(
+            parse(r#""\ud800""#)
+                .unwrap_err()
+                .message
+                .contains("surrogate")
+        );
+        assert!(
+            parse(r#""\udc00""#)
+                .unwrap_err()
+                .message
+                .contains("surrogate")
+        );
     }
 
     #[test]

@@ -87,7 +87,6 @@ pub const CGP_ANNOTATIONS: &[&str] = &[
     "x-cgp-since",
     "x-cgp-emit",
     "x-cgp-vocabulary",
-    "x-cgp-only-when",
     "x-cgp-spec",
     "x-cgp-tag",
 ];
@@ -132,7 +131,11 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// Calls `visit` on every schema object inside `schema` (itself included) with its
 /// JSON pointer, descending only through subschema positions, never into data
 /// such as `enum`, `const` or `default`.
-pub fn walk<'v>(schema: &'v Value, pointer: &str, visit: &mut dyn FnMut(&'v Map<String, Value>, &str)) {
+pub fn walk<'v>(
+    schema: &'v Value,
+    pointer: &str,
+    visit: &mut dyn FnMut(&'v Map<String, Value>, &str),
+) {
     let Value::Object(map) = schema else {
         return;
     };

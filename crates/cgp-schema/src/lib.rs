@@ -14,6 +14,7 @@
 pub mod bundle;
 pub mod corpus;
 pub mod diagnostic;
+pub mod graph;
 pub mod json_text;
 pub mod keywords;
 pub mod source;
@@ -23,5 +24,5 @@ pub mod version;
 pub use bundle::{Bundle, Profile, bundle};
 pub use diagnostic::{Diagnostic, Diagnostics};
 pub use source::SchemaSet;
-pub use version::ProtocolVersion;
 pub use validate::{Validator, Violation};
+pub use version::ProtocolVersion;

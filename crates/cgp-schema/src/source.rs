@@ -22,7 +22,12 @@ pub const ENVELOPE_FILE: &str = "envelope.schema.json";
 pub const SCHEMA_SUFFIX: &str = ".schema.json";
 
 /// The values `x-cgp-emit` may take (SPEC.md §Schema annotations).
-pub const EMIT_RULES: &[&str] = &["always", "omit-if-absent", "omit-if-empty", "omit-if-default"];
+pub const EMIT_RULES: &[&str] = &[
+    "always",
+    "omit-if-absent",
+    "omit-if-empty",
+    "omit-if-default",
+];
 
 /// The values `x-cgp-direction` may take.
 pub const DIRECTIONS: &[&str] = &["host-to-provider", "provider-to-host"];
@@ -130,8 +135,12 @@ impl SchemaSet {
         };
         let (version, id_base, variants) = checker.envelope(&files)?;
         for file in files.values_mut() {
-            file.id = string_member(file.root(), "$id").unwrap_or_default().to_owned();
-            file.title = string_member(file.root(), "title").unwrap_or_default().to_owned();
+            file.id = string_member(file.root(), "$id")
+                .unwrap_or_default()
+                .to_owned();
+            file.title = string_member(file.root(), "title")
+                .unwrap_or_default()
+                .to_owned();
         }
         let set = SchemaSet {
             display_root: display_root.to_owned(),
@@ -166,14 +175,24 @@ impl SchemaSet {
     }
 
     /// A diagnostic at `pointer` inside the file at `path`.
-    pub fn diagnostic_at(&self, path: &str, pointer: &str, message: impl Into<String>) -> Diagnostic {
+    pub fn diagnostic_at(
+        &self,
+        path: &str,
+        pointer: &str,
+        message: impl Into<String>,
+    ) -> Diagnostic {
         let position = self
             .files
             .get(path)
             .map_or(Position { line: 1, column: 1 }, |file| {
                 file.document.nearest_position(pointer)
             });
-        Diagnostic::at(self.shown(path), position, Some(pointer.to_owned()), message)
+        Diagnostic::at(
+            self.shown(path),
+            position,
+            Some(pointer.to_owned()),
+            message,
+        )
     }
 
     /// Resolves a `$ref` written in the file at `from`, reading local files only.
@@ -222,7 +241,9 @@ fn resolve_reference<'f>(
         })?
     };
     let target = lookup(&path).ok_or_else(|| {
-        format!("`$ref` `{reference}` names `{path}`, which is not a schema file under the schema root")
+        format!(
+            "`$ref` `{reference}` names `{path}`, which is not a schema file under the schema root"
+        )
     })?;
     let pointer = percent_decode(fragment);
     if target.document.position(&pointer).is_none() {
@@ -290,7 +311,10 @@ fn percent_decode(fragment: &str) -> String {
 /// Reads every schema file under `dir`, sorted by path. Symlinks are refused (a
 /// link may leave the tree or loop); files that are not `*.schema.json` are
 /// refused too, so a misnamed schema is never silently skipped.
-pub fn read_schema_dir(dir: &Path, display_root: &str) -> Result<Vec<(String, String)>, Diagnostics> {
+pub fn read_schema_dir(
+    dir: &Path,
+    display_root: &str,
+) -> Result<Vec<(String, String)>, Diagnostics> {
     let mut sources = Vec::new();
     let mut problems = Vec::new();
     let mut pending = vec![String::new()];
@@ -304,7 +328,10 @@ pub fn read_schema_dir(dir: &Path, display_root: &str) -> Result<Vec<(String, St
         let entries = match std::fs::read_dir(&on_disk) {
             Ok(entries) => entries,
             Err(error) => {
-                problems.push(Diagnostic::file(shown_dir, format!("cannot read the directory: {error}")));
+                problems.push(Diagnostic::file(
+                    shown_dir,
+                    format!("cannot read the directory: {error}"),
+                ));
                 continue;
             }
         };
@@ -312,7 +339,10 @@ pub fn read_schema_dir(dir: &Path, display_root: &str) -> Result<Vec<(String, St
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(error) => {
-                    problems.push(Diagnostic::file(&shown_dir, format!("cannot list the directory: {error}")));
+                    problems.push(Diagnostic::file(
+                        &shown_dir,
+                        format!("cannot list the directory: {error}"),
+                    ));
                     continue;
                 }
             };
@@ -353,10 +383,15 @@ pub fn read_schema_dir(dir: &Path, display_root: &str) -> Result<Vec<(String, St
                         Ok(text) => sources.push((relative, text)),
                         Err(error) => problems.push(Diagnostic::file(
                             shown,
-                            format!("is not valid UTF-8 (first bad byte at offset {})", error.utf8_error().valid_up_to()),
+                            format!(
+                                "is not valid UTF-8 (first bad byte at offset {})",
+                                error.utf8_error().valid_up_to()
+                            ),
                         )),
                     },
-                    Err(error) => problems.push(Diagnostic::file(shown, format!("cannot read: {error}"))),
+                    Err(error) => {
+                        problems.push(Diagnostic::file(shown, format!("cannot read: {error}")))
+                    }
                 }
             }
         }
@@ -435,9 +470,10 @@ impl Checker<'_> {
                 "the envelope must declare the protocol version in `x-cgp-protocol-version`".into(),
             )
         })?;
-        let version: ProtocolVersion = declared
-            .parse()
-            .map_err(|error: version::VersionError| fail("/x-cgp-protocol-version", error.to_string()))?;
+        let version: ProtocolVersion =
+            declared.parse().map_err(|error: version::VersionError| {
+                fail("/x-cgp-protocol-version", error.to_string())
+            })?;
         let id = string_member(root, "$id")
             .ok_or_else(|| fail("", "the envelope has no `$id`".into()))?;
         let id_base = id
@@ -446,7 +482,9 @@ impl Checker<'_> {
             .ok_or_else(|| {
                 fail(
                     "/$id",
-                    format!("the envelope `$id` must be an absolute URI ending in `/{ENVELOPE_FILE}`"),
+                    format!(
+                        "the envelope `$id` must be an absolute URI ending in `/{ENVELOPE_FILE}`"
+                    ),
                 )
             })?
             .to_owned();
@@ -460,7 +498,10 @@ impl Checker<'_> {
             ));
         }
         let Some(Value::Array(branches)) = root.get("oneOf") else {
-            return Err(fail("", "the envelope must list its variants in `oneOf`".into()));
+            return Err(fail(
+                "",
+                "the envelope must list its variants in `oneOf`".into(),
+            ));
         };
         let mut variants = Vec::new();
         let mut problems = Vec::new();
@@ -523,7 +564,11 @@ impl Checker<'_> {
         for variant in &set.variants {
             if !tags.insert(variant.tag.as_str()) {
                 if let Some(file) = set.files.get(&variant.path) {
-                    self.at(file, "/properties/type/const", format!("the tag `{}` is used by two variants", variant.tag));
+                    self.at(
+                        file,
+                        "/properties/type/const",
+                        format!("the tag `{}` is used by two variants", variant.tag),
+                    );
                 }
             }
         }
@@ -540,7 +585,11 @@ impl Checker<'_> {
             if set.is_variant(&file.path) {
                 self.variant(file);
             } else if file.path != ENVELOPE_FILE && file.root().contains_key("x-cgp-direction") {
-                self.at(file, "/x-cgp-direction", "`x-cgp-direction` belongs on envelope variants only");
+                self.at(
+                    file,
+                    "/x-cgp-direction",
+                    "`x-cgp-direction` belongs on envelope variants only",
+                );
             }
             self.vocabulary(file);
         }
@@ -549,7 +598,11 @@ impl Checker<'_> {
                 || set.is_variant(&file.path)
                 || referenced.contains(&file.path);
             if !reachable {
-                self.at(file, "", "this file is not referenced from the envelope or from any type it reaches");
+                self.at(
+                    file,
+                    "",
+                    "this file is not referenced from the envelope or from any type it reaches",
+                );
             }
         }
     }
@@ -561,7 +614,11 @@ impl Checker<'_> {
             return;
         }
         if string_member(root, "$schema") != Some(DRAFT_2020_12) {
-            self.at(file, "/$schema", format!("`$schema` must be `{DRAFT_2020_12}`"));
+            self.at(
+                file,
+                "/$schema",
+                format!("`$schema` must be `{DRAFT_2020_12}`"),
+            );
         }
         let expected_id = format!("{}{}", set.id_base, file.path);
         if string_member(root, "$id") != Some(expected_id.as_str()) {
@@ -569,7 +626,11 @@ impl Checker<'_> {
         }
         match string_member(root, "title") {
             Some(title) if is_type_name(title) => {}
-            Some(title) => self.at(file, "/title", format!("the title `{title}` must be an UpperCamelCase type name")),
+            Some(title) => self.at(
+                file,
+                "/title",
+                format!("the title `{title}` must be an UpperCamelCase type name"),
+            ),
             None => self.at(file, "", "a schema file needs a `title`: it names the type"),
         }
         if string_member(root, "description").is_none_or(str::is_empty) {
@@ -577,11 +638,24 @@ impl Checker<'_> {
         }
         self.since(set, file, "", root);
         if file.path != ENVELOPE_FILE && root.contains_key("x-cgp-protocol-version") {
-            self.at(file, "/x-cgp-protocol-version", format!("the protocol version is declared in {}/{ENVELOPE_FILE} only", self.display_root));
+            self.at(
+                file,
+                "/x-cgp-protocol-version",
+                format!(
+                    "the protocol version is declared in {}/{ENVELOPE_FILE} only",
+                    self.display_root
+                ),
+            );
         }
     }
 
-    fn since(&mut self, set: &SchemaSet, file: &SchemaFile, pointer: &str, schema: &Map<String, Value>) {
+    fn since(
+        &mut self,
+        set: &SchemaSet,
+        file: &SchemaFile,
+        pointer: &str,
+        schema: &Map<String, Value>,
+    ) {
         let at = format!("{pointer}/x-cgp-since");
         match schema.get("x-cgp-since") {
             None => self.at(file, pointer, "missing `x-cgp-since`: the protocol version that introduced this, e.g. \"1.0\""),
@@ -594,7 +668,12 @@ impl Checker<'_> {
         }
     }
 
-    fn keywords_and_references(&mut self, set: &SchemaSet, file: &SchemaFile, referenced: &mut BTreeSet<String>) {
+    fn keywords_and_references(
+        &mut self,
+        set: &SchemaSet,
+        file: &SchemaFile,
+        referenced: &mut BTreeSet<String>,
+    ) {
         let mut found = Vec::new();
         keywords::walk(&file.document.value, "", &mut |schema, pointer| {
             for (keyword, value) in schema {
@@ -620,7 +699,11 @@ impl Checker<'_> {
                         None => found.push((at, true, "`$ref` must be a string".into())),
                     }
                 } else if keyword == "$id" && !pointer.is_empty() {
-                    found.push((at, false, "`$id` is allowed at the root of a file only".into()));
+                    found.push((
+                        at,
+                        false,
+                        "`$id` is allowed at the root of a file only".into(),
+                    ));
                 }
             }
         });
@@ -648,16 +731,26 @@ impl Checker<'_> {
                     names.iter().filter_map(Value::as_str).collect()
                 }
                 Some(_) => {
-                    self.at(file, &format!("{pointer}/required"), "`required` must be an array of member names");
+                    self.at(
+                        file,
+                        &format!("{pointer}/required"),
+                        "`required` must be an array of member names",
+                    );
                     continue;
                 }
             };
             for (index, name) in required.iter().enumerate() {
                 if !properties.is_some_and(|props| props.contains_key(*name)) {
-                    self.at(file, &format!("{pointer}/required/{index}"), format!("`{name}` is required but not listed in `properties`"));
+                    self.at(
+                        file,
+                        &format!("{pointer}/required/{index}"),
+                        format!("`{name}` is required but not listed in `properties`"),
+                    );
                 }
             }
-            let Some(properties) = properties else { continue };
+            let Some(properties) = properties else {
+                continue;
+            };
             for (name, member) in properties {
                 let at = format!("{pointer}/properties/{}", json_text::escape_token(name));
                 let Some(member) = member.as_object() else {
@@ -665,7 +758,8 @@ impl Checker<'_> {
                     continue;
                 };
                 self.since(set, file, &at, member);
-                if string_member(member, "description").is_none_or(str::is_empty) && name != "type" {
+                if string_member(member, "description").is_none_or(str::is_empty) && name != "type"
+                {
                     self.at(file, &at, format!("member `{name}` needs a `description`"));
                 }
                 let is_required = required.contains(&name.as_str());
@@ -680,22 +774,18 @@ impl Checker<'_> {
                     }
                     (false, Some(other)) => self.at(file, &format!("{at}/x-cgp-emit"), format!("`x-cgp-emit` {other} is not one of {}", EMIT_RULES.join(", "))),
                 }
-                if let Some(condition) = member.get("x-cgp-only-when") {
-                    let valid = condition.as_object().is_some_and(|conditions| {
-                        !conditions.is_empty()
-                            && conditions.iter().all(|(sibling, value)| {
-                                value.is_string() && properties.contains_key(sibling) && required.contains(&sibling.as_str())
-                            })
-                    });
-                    if !valid {
-                        self.at(file, &format!("{at}/x-cgp-only-when"), "`x-cgp-only-when` must map required sibling members to the string value that makes this member meaningful");
-                    }
-                }
             }
         }
     }
 
-    fn emit_rule(&mut self, file: &SchemaFile, at: &str, name: &str, rule: &str, member: &Map<String, Value>) {
+    fn emit_rule(
+        &mut self,
+        file: &SchemaFile,
+        at: &str,
+        name: &str,
+        rule: &str,
+        member: &Map<String, Value>,
+    ) {
         let is_array = member.get("type").and_then(Value::as_str) == Some("array");
         match rule {
             "omit-if-empty" if !is_array => self.at(file, &format!("{at}/x-cgp-emit"), format!("`{name}`: \"omit-if-empty\" applies to arrays only")),
@@ -713,8 +803,22 @@ impl Checker<'_> {
         let root = file.root();
         match string_member(root, "x-cgp-direction") {
             Some(direction) if DIRECTIONS.contains(&direction) => {}
-            Some(other) => self.at(file, "/x-cgp-direction", format!("`x-cgp-direction` \"{other}\" is not one of {}", DIRECTIONS.join(", "))),
-            None => self.at(file, "", format!("a variant needs `x-cgp-direction` (one of {})", DIRECTIONS.join(", "))),
+            Some(other) => self.at(
+                file,
+                "/x-cgp-direction",
+                format!(
+                    "`x-cgp-direction` \"{other}\" is not one of {}",
+                    DIRECTIONS.join(", ")
+                ),
+            ),
+            None => self.at(
+                file,
+                "",
+                format!(
+                    "a variant needs `x-cgp-direction` (one of {})",
+                    DIRECTIONS.join(", ")
+                ),
+            ),
         }
         if string_member(root, "type") != Some("object") {
             self.at(file, "", "a variant must be `\"type\": \"object\"`");
@@ -724,7 +828,11 @@ impl Checker<'_> {
             .and_then(Value::as_array)
             .is_some_and(|names| names.iter().any(|name| name == "type"));
         if !requires_tag {
-            self.at(file, "/required", "a variant must list `type` in `required`");
+            self.at(
+                file,
+                "/required",
+                "a variant must list `type` in `required`",
+            );
         }
         for keyword in ["oneOf", "anyOf", "allOf", "$ref"] {
             if root.contains_key(keyword) {
@@ -741,17 +849,25 @@ impl Checker<'_> {
         match kind.as_str() {
             Some("closed") => {
                 let values = root.get("enum").and_then(Value::as_array);
-                let all_strings = values.is_some_and(|values| !values.is_empty() && values.iter().all(Value::is_string));
+                let all_strings = values.is_some_and(|values| {
+                    !values.is_empty() && values.iter().all(Value::is_string)
+                });
                 if string_member(root, "type") != Some("string") || !all_strings {
                     self.at(file, "", "a closed vocabulary is `\"type\": \"string\"` with a non-empty `enum` of strings");
                 }
             }
             Some("open") => {
-                if let Err(message) = open_vocabulary_values(&file.document.value) {
+                if let Err(message) =
+                    open_vocabulary_values(&file.document.value, &file.document.value)
+                {
                     self.at(file, "", message);
                 }
             }
-            _ => self.at(file, "/x-cgp-vocabulary", "`x-cgp-vocabulary` must be \"open\" or \"closed\""),
+            _ => self.at(
+                file,
+                "/x-cgp-vocabulary",
+                "`x-cgp-vocabulary` must be \"open\" or \"closed\"",
+            ),
         }
     }
 }
@@ -759,13 +875,22 @@ impl Checker<'_> {
 /// The known values of an open vocabulary, checking its shape: `oneOf` of a `$ref`
 /// to a local closed `enum` of the known values, and `{"type": "string", "not":
 /// {"enum": [the same values]}}` for every other string.
-pub fn open_vocabulary_values(schema: &Value) -> Result<Vec<String>, String> {
+/// `root` is the document `#` pointers resolve in: the file itself for a source
+/// schema, the whole bundle for a bundled one.
+pub fn open_vocabulary_values(schema: &Value, root: &Value) -> Result<Vec<String>, String> {
     let shape = "an open vocabulary is `oneOf: [{\"$ref\": \"#/$defs/Known…\"}, {\"type\": \"string\", \"not\": {\"enum\": [...]}}]` with the known values listed in both places";
-    let branches = schema.get("oneOf").and_then(Value::as_array).filter(|b| b.len() == 2).ok_or(shape)?;
-    let known_ref = branches[0].get("$ref").and_then(Value::as_str).ok_or(shape)?;
+    let branches = schema
+        .get("oneOf")
+        .and_then(Value::as_array)
+        .filter(|b| b.len() == 2)
+        .ok_or(shape)?;
+    let known_ref = branches[0]
+        .get("$ref")
+        .and_then(Value::as_str)
+        .ok_or(shape)?;
     let known = known_ref
         .strip_prefix('#')
-        .and_then(|pointer| schema.pointer(pointer))
+        .and_then(|pointer| root.pointer(pointer))
         .filter(|known| known.get("type").and_then(Value::as_str) == Some("string"))
         .and_then(|known| known.get("enum"))
         .ok_or(shape)?;
@@ -780,10 +905,16 @@ pub fn open_vocabulary_values(schema: &Value) -> Result<Vec<String>, String> {
     known
         .as_array()
         .filter(|values| !values.is_empty())
-        .and_then(|values| values.iter().map(|v| v.as_str().map(str::to_owned)).collect())
+        .and_then(|values| {
+            values
+                .iter()
+                .map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
         .ok_or_else(|| "the known values must be a non-empty list of strings".into())
 }
 
 fn is_type_name(title: &str) -> bool {
-    title.starts_with(|c: char| c.is_ascii_uppercase()) && title.chars().all(|c| c.is_ascii_alphanumeric())
+    title.starts_with(|c: char| c.is_ascii_uppercase())
+        && title.chars().all(|c| c.is_ascii_alphanumeric())
 }

@@ -30,7 +30,11 @@ pub struct Violation {
 
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = if self.instance_path.is_empty() { "/" } else { &self.instance_path };
+        let path = if self.instance_path.is_empty() {
+            "/"
+        } else {
+            &self.instance_path
+        };
         write!(f, "{path}: {} (schema {})", self.message, self.schema_path)
     }
 }
@@ -69,9 +73,16 @@ impl Validator {
         let mut problems = Vec::new();
         let mut variants = BTreeMap::new();
         let mut tags = Vec::new();
-        let branches = document.get("oneOf").and_then(Value::as_array).cloned().unwrap_or_default();
+        let branches = document
+            .get("oneOf")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
         for (index, branch) in branches.iter().enumerate() {
-            let Some(tag) = branch.pointer("/properties/type/const").and_then(Value::as_str) else {
+            let Some(tag) = branch
+                .pointer("/properties/type/const")
+                .and_then(Value::as_str)
+            else {
                 problems.push(Diagnostic::file(
                     "bundle",
                     format!("/oneOf/{index} has no `type` const; cannot dispatch on it"),
@@ -87,7 +98,10 @@ impl Validator {
                     tags.push(tag.to_owned());
                     variants.insert(tag.to_owned(), (index, validator));
                 }
-                Err(message) => problems.push(Diagnostic::file("bundle", format!("/oneOf/{index}: {message}"))),
+                Err(message) => problems.push(Diagnostic::file(
+                    "bundle",
+                    format!("/oneOf/{index}: {message}"),
+                )),
             }
         }
         let mut types = BTreeMap::new();
@@ -101,7 +115,10 @@ impl Validator {
                     Ok(validator) => {
                         types.insert(name.clone(), validator);
                     }
-                    Err(message) => problems.push(Diagnostic::file("bundle", format!("/$defs/{name}: {message}"))),
+                    Err(message) => problems.push(Diagnostic::file(
+                        "bundle",
+                        format!("/$defs/{name}: {message}"),
+                    )),
                 }
             }
         }
@@ -154,18 +171,28 @@ impl Validator {
         };
         let expected = self.tags.join(", ");
         match members.get("type") {
-            None => Err(tag_error(format!("missing the envelope tag `type`; expected one of {expected}"))),
+            None => Err(tag_error(format!(
+                "missing the envelope tag `type`; expected one of {expected}"
+            ))),
             Some(Value::String(tag)) if self.variants.contains_key(tag) => Ok(tag.as_str()),
             Some(Value::String(tag)) => {
                 let hint = self
                     .tags
                     .iter()
                     .find(|known| known.eq_ignore_ascii_case(tag.trim()))
-                    .map(|known| format!(" (tags are exact and case-sensitive; did you mean \"{known}\"?)"))
+                    .map(|known| {
+                        format!(" (tags are exact and case-sensitive; did you mean \"{known}\"?)")
+                    })
                     .unwrap_or_default();
-                Err(tag_error(format!("unknown envelope type {}; expected one of {expected}{hint}", Value::String(tag.clone()))))
+                Err(tag_error(format!(
+                    "unknown envelope type {}; expected one of {expected}{hint}",
+                    Value::String(tag.clone())
+                )))
             }
-            Some(other) => Err(tag_error(format!("the envelope tag must be a string, found {}", describe(other)))),
+            Some(other) => Err(tag_error(format!(
+                "the envelope tag must be a string, found {}",
+                describe(other)
+            ))),
         }
     }
 
@@ -173,7 +200,10 @@ impl Validator {
     /// reasons are not needed.
     pub fn is_valid_envelope(&self, envelope: &Value) -> bool {
         match self.dispatch(envelope) {
-            Ok(tag) => self.variants.get(tag).is_some_and(|(_, validator)| validator.is_valid(envelope)),
+            Ok(tag) => self
+                .variants
+                .get(tag)
+                .is_some_and(|(_, validator)| validator.is_valid(envelope)),
             Err(_) => false,
         }
     }
@@ -201,7 +231,12 @@ impl Validator {
         Some(self.collect(validator, value, ""))
     }
 
-    fn collect(&self, validator: &jsonschema::Validator, value: &Value, prefix: &str) -> Vec<Violation> {
+    fn collect(
+        &self,
+        validator: &jsonschema::Validator,
+        value: &Value,
+        prefix: &str,
+    ) -> Vec<Violation> {
         let mut found = Vec::new();
         for error in validator.iter_errors(value) {
             self.explain(&error, prefix, &mut found);
@@ -221,7 +256,8 @@ impl Validator {
 
     fn explain(&self, error: &ValidationError<'_>, prefix: &str, out: &mut Vec<Violation>) {
         let context = match error.kind() {
-            ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => Some(context),
+            ValidationErrorKind::OneOfNotValid { context }
+            | ValidationErrorKind::AnyOf { context } => Some(context),
             _ => None,
         };
         if let Some(branches) = context {
@@ -235,7 +271,11 @@ impl Validator {
         let schema_path = Self::bundle_path(prefix, error.schema_path().as_str());
         let instance_path = error.instance_path().as_str().to_owned();
         let message = self.message(error, &schema_path);
-        out.push(Violation { instance_path, schema_path, message });
+        out.push(Violation {
+            instance_path,
+            schema_path,
+            message,
+        });
     }
 
     /// The schema object that holds the keyword at `keyword_path`.
@@ -298,15 +338,27 @@ impl Validator {
                 let name = property.as_str().unwrap_or_default();
                 let rule = self.member_rule(schema_path, name);
                 if strict && rule.as_deref() == Some("always") {
-                    format!("missing member \"{name}\": the canonical encoder always writes it (strict profile)")
+                    format!(
+                        "missing member \"{name}\": the canonical encoder always writes it (strict profile)"
+                    )
                 } else {
                     format!("missing required member \"{name}\"")
                 }
             }
             ValidationErrorKind::AdditionalProperties { unexpected } => {
-                let names = unexpected.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", ");
-                let noun = if unexpected.len() == 1 { "member" } else { "members" };
-                format!("unknown {noun} {names} (the strict profile allows only the members the schema names; interop receivers ignore them)")
+                let names = unexpected
+                    .iter()
+                    .map(|n| format!("\"{n}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let noun = if unexpected.len() == 1 {
+                    "member"
+                } else {
+                    "members"
+                };
+                format!(
+                    "unknown {noun} {names} (the strict profile allows only the members the schema names; interop receivers ignore them)"
+                )
             }
             ValidationErrorKind::Maximum { limit } => {
                 format!("{} is greater than the maximum {limit}", short(instance))
@@ -322,39 +374,39 @@ impl Validator {
                 format!("{} is not one of {choices}", short(instance))
             }
             ValidationErrorKind::Constant { expected_value } => {
-                if schema_path.contains("/dependentSchemas/") {
-                    let member = schema_path
-                        .split("/dependentSchemas/")
-                        .nth(1)
-                        .and_then(|rest| rest.split('/').next())
-                        .unwrap_or_default();
-                    format!("{} makes \"{member}\" meaningless: it is read and written only when this is {expected_value}", short(instance))
-                } else {
-                    format!("expected {expected_value}, found {}", short(instance))
-                }
+                format!("expected {expected_value}, found {}", short(instance))
             }
             ValidationErrorKind::MinItems { limit } => {
-                let owner_rule = self.keyword_owner(schema_path).and_then(|m| m.get("x-cgp-emit")).and_then(Value::as_str);
+                let owner_rule = self
+                    .keyword_owner(schema_path)
+                    .and_then(|m| m.get("x-cgp-emit"))
+                    .and_then(Value::as_str);
                 if owner_rule == Some("omit-if-empty") {
                     "an empty array: the canonical encoder omits this member when it is empty (strict profile)".into()
                 } else {
-                    format!("expected at least {limit} item(s), found {}", describe(instance))
+                    format!(
+                        "expected at least {limit} item(s), found {}",
+                        describe(instance)
+                    )
                 }
             }
             ValidationErrorKind::Not { schema } => match schema.get("const") {
-                Some(default) => format!("{} is the default: the canonical encoder omits this member when it holds its default (strict profile)", short(default)),
+                Some(default) => format!(
+                    "{} is the default: the canonical encoder omits this member when it holds its default (strict profile)",
+                    short(default)
+                ),
                 None => format!("{} must not match {}", short(instance), short(schema)),
             },
-            _ => {
-                cut(&error.to_string(), 300)
-            }
+            _ => cut(&error.to_string(), 300),
         }
     }
 }
 
 /// Picks the branch whose errors are the most specific: deepest instance path
 /// first, then fewest type mismatches, then fewest errors.
-fn best_branch<'e>(branches: &'e [Vec<ValidationError<'static>>]) -> Option<&'e Vec<ValidationError<'static>>> {
+fn best_branch<'e>(
+    branches: &'e [Vec<ValidationError<'static>>],
+) -> Option<&'e Vec<ValidationError<'static>>> {
     branches
         .iter()
         .filter(|errors| !errors.is_empty())

@@ -128,7 +128,10 @@ mod tests {
         assert_eq!(version.family_slug(), "contextgraph-1");
         assert_eq!(version.slug(), "contextgraph-1.0");
         assert_eq!(version.number(), "1.0");
-        assert_eq!(ProtocolVersion::from_slug("contextgraph-1.0"), Some(version.clone()));
+        assert_eq!(
+            ProtocolVersion::from_slug("contextgraph-1.0"),
+            Some(version.clone())
+        );
         assert_eq!(version.to_string(), "contextgraph/1.0");
     }
 

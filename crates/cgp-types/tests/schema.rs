@@ -1,0 +1,96 @@
+//! The schemars output (feature `schema`) has the shape the JSON Schema
+//! comparison expects.
+#![cfg(feature = "schema")]
+
+use cgp_types::{EgressScope, Envelope, FrameKind, Representation};
+use serde_json::Value;
+
+fn schema<T: schemars::JsonSchema>() -> Value {
+    serde_json::to_value(schemars::schema_for!(T)).unwrap()
+}
+
+#[test]
+fn envelope_is_a_one_of_of_eight_tagged_objects() {
+    let root = schema::<Envelope>();
+    let branches = root["oneOf"].as_array().expect("oneOf");
+    assert_eq!(branches.len(), 8);
+    let tags: Vec<&str> = branches
+        .iter()
+        .map(|b| {
+            assert_eq!(b["type"], "object");
+            assert!(
+                b["required"]
+                    .as_array()
+                    .unwrap()
+                    .contains(&Value::from("type")),
+                "{b}"
+            );
+            b["properties"]["type"]["const"]
+                .as_str()
+                .expect("type const")
+        })
+        .collect();
+    let expected: Vec<&str> = cgp_types::Variant::ALL.iter().map(|v| v.as_str()).collect();
+    assert_eq!(tags, expected);
+    assert_eq!(root["title"], "Envelope");
+}
+
+#[test]
+fn every_type_is_named_after_its_rust_type() {
+    let root = schema::<Envelope>();
+    let defs = root["$defs"].as_object().unwrap();
+    for name in [
+        "AttesterKey",
+        "Capabilities",
+        "ContentFidelity",
+        "ContentRef",
+        "ContextFrame",
+        "ContextQuery",
+        "ContextQueryResult",
+        "DataFlow",
+        "EgressScope",
+        "ErrorCode",
+        "FrameAttestation",
+        "FrameEmbedding",
+        "FrameId",
+        "FrameKind",
+        "FrameVerdict",
+        "InclusionProof",
+        "InclusionStep",
+        "InlineContentRequirement",
+        "Provenance",
+        "ProvenanceAttestation",
+        "ProviderInfo",
+        "QueryCapability",
+        "Relation",
+        "Representation",
+        "Transform",
+        "VerifyRequest",
+        "VerifyResponse",
+    ] {
+        assert!(defs.contains_key(name), "missing $defs/{name}");
+    }
+}
+
+#[test]
+fn open_vocabularies_list_their_known_values() {
+    let kind = schema::<FrameKind>();
+    assert_eq!(kind["type"], "string");
+    let branches = kind["oneOf"].as_array().unwrap();
+    assert_eq!(branches.len(), 2);
+    let known: Vec<Value> = FrameKind::KNOWN.iter().map(|s| Value::from(*s)).collect();
+    assert_eq!(branches[0]["enum"], Value::Array(known.clone()));
+    assert_eq!(branches[1]["not"]["enum"], Value::Array(known));
+    assert_eq!(schema::<EgressScope>()["oneOf"][0]["enum"][0], "local-only");
+}
+
+#[test]
+fn closed_enums_are_string_enums() {
+    let rep = schema::<Representation>();
+    assert_eq!(rep["type"], "string");
+    assert_eq!(
+        rep["enum"],
+        serde_json::json!(["full", "compact", "reference"])
+    );
+    assert!(rep.get("oneOf").is_none());
+}
