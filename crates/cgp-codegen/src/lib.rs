@@ -1,7 +1,14 @@
 //! Code generation for cgp-schema: everything under `generated/`.
 //!
+//! - [`plan`]: compute every generated file in memory from `schema/` and SPEC.md.
+//! - [`output`]: the one atomic writer of `generated/`, and the comparison
+//!   `check` uses instead.
 //! - [`rust`]: the typify crate generated from the interop bundle.
 //! - [`docs`]: the human docs, rendered with minijinja.
 
 pub mod docs;
+pub mod output;
+pub mod plan;
 pub mod rust;
+
+pub use plan::{Generation, generate};

@@ -436,3 +436,137 @@ mod tests {
         assert!(Expect::Valid.valid_under(Profile::Strict));
     }
 }
+
+/// Checks every example against the validators (one per profile): each `expect=`
+/// must hold, and a failing example must fail at its `at=` pointer. Returns one
+/// diagnostic per broken expectation, as
+/// `SPEC.md:LINE: <example>: <instance pointer>: <message> (schema …)`.
+/// `locate_schema` turns a bundle schema pointer into a source location for the
+/// message.
+pub fn check(
+    file: &str,
+    examples: &[Example],
+    validators: &[&crate::validate::Validator],
+    locate_schema: &dyn Fn(&str) -> String,
+) -> Vec<Diagnostic> {
+    let mut failures = Vec::new();
+    for example in examples {
+        check_example(file, example, validators, locate_schema, &mut failures);
+    }
+    failures
+}
+
+fn line_diagnostic(file: &str, line: usize, message: String) -> Diagnostic {
+    Diagnostic::at(file, Position { line, column: 0 }, None, message)
+}
+
+fn check_example(
+    file: &str,
+    example: &Example,
+    validators: &[&crate::validate::Validator],
+    locate_schema: &dyn Fn(&str) -> String,
+    failures: &mut Vec<Diagnostic>,
+) {
+    let name = &example.name;
+    let document = match example.parse() {
+        Ok(document) => document,
+        Err(error) => {
+            let line = example.line_of(error.position);
+            let parent = error
+                .pointer
+                .rfind('/')
+                .map_or("", |cut| &error.pointer[..cut]);
+            let expected_here = example.expect == Expect::Invalid
+                && example.text_layer
+                && example
+                    .at
+                    .as_deref()
+                    .is_some_and(|at| at == error.pointer || at == parent);
+            if !expected_here {
+                failures.push(line_diagnostic(
+                    file,
+                    line,
+                    format!(
+                        "{name}: {}: the JSON text is rejected: {}",
+                        shown_pointer(&error.pointer),
+                        error.message
+                    ),
+                ));
+            }
+            return;
+        }
+    };
+    if example.text_layer {
+        failures.push(line_diagnostic(
+            file,
+            example.fence_line,
+            format!("{name}: marked layer=text, but its text parses; the text-layer rule it illustrates is not there"),
+        ));
+        return;
+    }
+    for validator in validators {
+        let profile = validator.profile();
+        let Some(violations) = validator.validate(&example.target, &document.value) else {
+            failures.push(line_diagnostic(
+                file,
+                example.fence_line,
+                format!(
+                    "{name}: unknown target `{}` (expected Envelope or a type name)",
+                    example.target
+                ),
+            ));
+            return;
+        };
+        let line_of = |pointer: &str| example.line_of(document.nearest_position(pointer));
+        let should_be_valid = example.expect.valid_under(profile);
+        if should_be_valid {
+            for violation in &violations {
+                failures.push(line_diagnostic(
+                    file,
+                    line_of(&violation.instance_path),
+                    format!(
+                        "{name}: {}: {} (expected valid under {profile}; schema {})",
+                        shown_pointer(&violation.instance_path),
+                        violation.message,
+                        locate_schema(&violation.schema_path)
+                    ),
+                ));
+            }
+            continue;
+        }
+        let at = example.at.as_deref().unwrap_or_default();
+        if violations.is_empty() {
+            failures.push(line_diagnostic(
+                file,
+                line_of(at),
+                format!(
+                    "{name}: {}: expected invalid under {profile} ({}), but it validates",
+                    shown_pointer(at),
+                    example.reason.as_deref().unwrap_or("no reason given")
+                ),
+            ));
+        } else if !violations
+            .iter()
+            .any(|violation| violation.instance_path == at)
+        {
+            let seen: Vec<&str> = violations
+                .iter()
+                .map(|v| shown_pointer(&v.instance_path))
+                .collect();
+            failures.push(line_diagnostic(
+                file,
+                line_of(at),
+                format!(
+                    "{name}: {}: expected the {profile} error here, but it is reported at {}: {}",
+                    shown_pointer(at),
+                    seen.join(", "),
+                    violations[0].message
+                ),
+            ));
+        }
+    }
+}
+
+fn shown_pointer(pointer: &str) -> &str {
+    if pointer.is_empty() { "/" } else { pointer }
+}

@@ -12,7 +12,8 @@ use std::fmt;
 pub struct Diagnostic {
     /// The file, as shown to the user (relative to the workspace root when possible).
     pub file: String,
-    /// Where in the file, when known.
+    /// Where in the file, when known. A column of 0 means "the whole line" and is
+    /// not printed.
     pub position: Option<Position>,
     /// The JSON pointer inside the file's JSON document, when the problem is in one.
     pub pointer: Option<String>,
@@ -51,7 +52,10 @@ impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.file)?;
         if let Some(position) = self.position {
-            write!(f, ":{}:{}", position.line, position.column)?;
+            write!(f, ":{}", position.line)?;
+            if position.column > 0 {
+                write!(f, ":{}", position.column)?;
+            }
         }
         write!(f, ": ")?;
         if let Some(pointer) = &self.pointer {

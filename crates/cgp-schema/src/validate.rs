@@ -261,6 +261,25 @@ impl Validator {
             _ => None,
         };
         if let Some(branches) = context {
+            let keyword_path = Self::bundle_path(prefix, error.schema_path().as_str());
+            if let Some(tagged) = self.tagged_union(&keyword_path, error.instance()) {
+                match tagged {
+                    Ok(index) => {
+                        for inner in branches.get(index).into_iter().flatten() {
+                            self.explain(inner, prefix, out);
+                        }
+                    }
+                    Err((tag, message)) => {
+                        let base = error.instance_path().as_str();
+                        out.push(Violation {
+                            instance_path: format!("{base}/{}", json_text::escape_token(&tag)),
+                            schema_path: keyword_path,
+                            message,
+                        });
+                    }
+                }
+                return;
+            }
             if let Some(best) = best_branch(branches) {
                 for inner in best {
                     self.explain(inner, prefix, out);
@@ -276,6 +295,41 @@ impl Validator {
             schema_path,
             message,
         });
+    }
+
+    /// For a `oneOf` tagged by `x-cgp-tag` (such as FrameVerdict on `status`): the
+    /// index of the branch the instance's tag selects, or the tag member and a
+    /// message when no branch matches. `None` for an untagged `oneOf`.
+    fn tagged_union(
+        &self,
+        keyword_path: &str,
+        instance: &Value,
+    ) -> Option<Result<usize, (String, String)>> {
+        let owner = self.keyword_owner(keyword_path)?;
+        let tag = owner.get("x-cgp-tag")?.as_str()?;
+        let branches = owner.get("oneOf")?.as_array()?;
+        let values: Vec<&Value> = branches
+            .iter()
+            .filter_map(|branch| branch.get("properties")?.get(tag)?.get("const"))
+            .collect();
+        let expected = values
+            .iter()
+            .map(|value| value.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let found = instance.get(tag);
+        let index = found.and_then(|found| values.iter().position(|value| *value == found));
+        Some(match (index, found) {
+            (Some(index), _) => Ok(index),
+            (None, None) => Err((
+                tag.to_owned(),
+                format!("missing the tag member \"{tag}\"; expected one of {expected}"),
+            )),
+            (None, Some(found)) => Err((
+                tag.to_owned(),
+                format!("{} is not one of {expected}", short(found)),
+            )),
+        })
     }
 
     /// The schema object that holds the keyword at `keyword_path`.

@@ -1,0 +1,136 @@
+//! The generation plan: every file under `generated/`, computed in memory from
+//! `schema/` and SPEC.md.
+//!
+//! [`generate`] loads and checks the sources, builds both bundles, validates the
+//! SPEC.md corpus against them (codegen refuses to publish docs that embed a
+//! broken example), and renders the bundles, the typify crate and the docs.
+//! Nothing here touches the disk except reading the inputs.
+
+use crate::{docs, rust};
+use cgp_schema::corpus::{self, Example};
+use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
+use cgp_schema::{Bundle, Profile, SchemaSet, Validator, bundle};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Where the hand-authored schemas live, relative to the repository root.
+pub const SCHEMA_DIR: &str = "schema";
+/// The spec with the example corpus, relative to the repository root.
+pub const SPEC_FILE: &str = "SPEC.md";
+/// The generated Rust crate, relative to the repository root.
+pub const RUST_CRATE_DIR: &str = "generated/rust";
+
+/// Everything one generation run computed.
+#[derive(Debug)]
+pub struct Generation {
+    /// The checked sources.
+    pub set: SchemaSet,
+    /// The interop and strict bundles, in that order.
+    pub bundles: Vec<Bundle>,
+    /// The SPEC.md corpus.
+    pub examples: Vec<Example>,
+    /// Every generated file: repository-relative path to contents.
+    pub files: BTreeMap<String, String>,
+}
+
+impl Generation {
+    /// The bundle of `profile`.
+    pub fn bundle(&self, profile: Profile) -> &Bundle {
+        let index = Profile::ALL.iter().position(|p| *p == profile).unwrap_or(0);
+        &self.bundles[index]
+    }
+}
+
+/// Where a bundle's published files go, relative to the repository root.
+pub fn bundle_path(set: &SchemaSet, profile: Profile) -> String {
+    format!(
+        "generated/schema/{}/{profile}.schema.json",
+        set.version.slug()
+    )
+}
+
+/// Describes a bundle schema pointer by its source location, e.g.
+/// `/$defs/ContextQuery/properties/max_tokens/maximum (schema/types/context-query.schema.json:61)`.
+pub fn schema_location(set: &SchemaSet, bundle: &Bundle, pointer: &str) -> String {
+    match bundle.origins.locate(pointer) {
+        Some(target) => {
+            let line = set
+                .files
+                .get(&target.path)
+                .map(|file| file.document.nearest_position(&target.pointer).line)
+                .unwrap_or(1);
+            format!("{pointer} in {}:{line}", set.shown(&target.path))
+        }
+        None => pointer.to_owned(),
+    }
+}
+
+/// A diagnostic at the source behind a bundle pointer.
+pub fn diagnostic_for(set: &SchemaSet, bundle: &Bundle, pointer: &str) -> Diagnostic {
+    match bundle.origins.locate(pointer) {
+        Some(target) => set.diagnostic_at(&target.path, &target.pointer, String::new()),
+        None => Diagnostic::file("bundle", String::new()),
+    }
+}
+
+/// Reads the inputs under `root` and computes every generated file.
+pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
+    let set = SchemaSet::load(&root.join(SCHEMA_DIR), SCHEMA_DIR)?;
+    let mut bundles = Vec::new();
+    for profile in Profile::ALL {
+        let bundle = bundle(&set, profile)?;
+        if let Err(error) = jsonschema::meta::validate(&bundle.document) {
+            return Err(Diagnostic::file(
+                bundle_path(&set, profile),
+                format!(
+                    "the bundle does not validate against the 2020-12 meta-schema: {error} at {}",
+                    error.instance_path()
+                ),
+            )
+            .into());
+        }
+        bundles.push(bundle);
+    }
+    let mut validators = Vec::new();
+    for bundle in &bundles {
+        validators.push(Validator::new(bundle)?);
+    }
+    let spec_text = std::fs::read_to_string(root.join(SPEC_FILE)).map_err(|error| {
+        Diagnostics::one(Diagnostic::file(SPEC_FILE, format!("cannot read: {error}")))
+    })?;
+    let examples = corpus::extract(SPEC_FILE, &spec_text)?;
+    let interop = &bundles[0];
+    let locate = |pointer: &str| schema_location(&set, interop, pointer);
+    let validator_refs: Vec<&Validator> = validators.iter().collect();
+    let failures = corpus::check(SPEC_FILE, &examples, &validator_refs, &|pointer| {
+        // Both bundles share their layout, so the interop origins locate either.
+        locate(pointer)
+    });
+    if !failures.is_empty() {
+        return Err(Diagnostics(failures));
+    }
+
+    let mut files = BTreeMap::new();
+    for bundle in &bundles {
+        files.insert(bundle_path(&set, bundle.profile), bundle.to_pretty_json());
+    }
+    let version = set.version.to_string();
+    let library = rust::generate(interop, &version, &|pointer| {
+        diagnostic_for(&set, interop, pointer)
+    })?;
+    files.insert(format!("{RUST_CRATE_DIR}/src/lib.rs"), library);
+    files.insert(
+        format!("{RUST_CRATE_DIR}/Cargo.toml"),
+        rust::manifest(&version),
+    );
+    let pages = docs::render(interop, &version, &examples, SPEC_FILE).map_err(|message| {
+        Diagnostics::one(Diagnostic::file("crates/cgp-codegen/templates", message))
+    })?;
+    files.extend(pages);
+    Ok(Generation {
+        set,
+        bundles,
+        examples,
+        files,
+    })
+}
