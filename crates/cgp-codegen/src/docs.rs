@@ -42,6 +42,15 @@ struct ExampleView {
 }
 
 #[derive(Debug, Serialize)]
+struct Branch {
+    title: String,
+    tag_value: String,
+    description: String,
+    since: String,
+    members: Vec<Member>,
+}
+
+#[derive(Debug, Serialize)]
 struct Page {
     name: String,
     path: String,
@@ -53,6 +62,8 @@ struct Page {
     spec: Option<String>,
     directions: Vec<String>,
     members: Vec<Member>,
+    union_tag: Option<String>,
+    branches: Vec<Branch>,
     vocabulary: Option<String>,
     values: Vec<String>,
     used_by: Vec<String>,
@@ -122,6 +133,8 @@ pub fn render(
                 .into_iter()
                 .collect(),
             members: members(branch, "../types/"),
+            union_tag: None,
+            branches: Vec::new(),
             vocabulary: None,
             values: Vec::new(),
             used_by: Vec::new(),
@@ -157,8 +170,14 @@ pub fn render(
                 })
                 .unwrap_or_default(),
         };
+        let union_tag = schema
+            .get("x-cgp-tag")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
         let kind = if vocabulary.is_some() {
             "vocabulary"
+        } else if union_tag.is_some() {
+            "tagged union"
         } else if schema.get("properties").is_some() {
             "object"
         } else {
@@ -181,6 +200,8 @@ pub fn render(
                 .map(|set| set.iter().map(|d| d.as_str().to_owned()).collect())
                 .unwrap_or_default(),
             members: members(schema, ""),
+            union_tag: union_tag.clone(),
+            branches: union_branches(schema, union_tag.as_deref()),
             vocabulary,
             values,
             used_by: used_by
@@ -247,6 +268,27 @@ fn text(value: &Value, key: &str) -> String {
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_owned()
+}
+
+/// The branches of a `oneOf` tagged by `tag`, each with its members.
+fn union_branches(schema: &Value, tag: Option<&str>) -> Vec<Branch> {
+    let Some(tag) = tag else { return Vec::new() };
+    schema
+        .get("oneOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|branch| Branch {
+            title: text(branch, "title"),
+            tag_value: branch
+                .pointer(&format!("/properties/{tag}/const"))
+                .map(Value::to_string)
+                .unwrap_or_default(),
+            description: text(branch, "description"),
+            since: text(branch, "x-cgp-since"),
+            members: members(branch, ""),
+        })
+        .collect()
 }
 
 fn members(schema: &Value, types_prefix: &str) -> Vec<Member> {

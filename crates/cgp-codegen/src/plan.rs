@@ -118,7 +118,11 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
     let library = rust::generate(interop, &version, &|pointer| {
         diagnostic_for(&set, interop, pointer)
     })?;
-    files.insert(format!("{RUST_CRATE_DIR}/src/lib.rs"), library);
+    files.insert(format!("{RUST_CRATE_DIR}/src/types.rs"), library);
+    files.insert(
+        format!("{RUST_CRATE_DIR}/src/lib.rs"),
+        rust::library_root(&version),
+    );
     files.insert(
         format!("{RUST_CRATE_DIR}/Cargo.toml"),
         rust::manifest(&version),

@@ -353,90 +353,6 @@ fn parse_attributes(info: &str) -> Result<BTreeMap<String, String>, String> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const SAMPLE: &str = "# Title\n\n```json cgp-example name=a.one target=Envelope expect=valid\n{\"type\": \"shutdown\"}\n```\n\ntext\n\n```json cgp-example name=a.two target=Envelope expect=invalid at=/type reason=\"unknown tag\"\n{\n  \"type\": \"hello\"\n}\n```\n";
-
-    #[test]
-    fn extracts_examples_with_lines_and_attributes() {
-        let examples = extract("SPEC.md", SAMPLE).expect("valid corpus");
-        assert_eq!(examples.len(), 2);
-        assert_eq!(examples[0].name, "a.one");
-        assert_eq!(examples[0].fence_line, 3);
-        assert_eq!(examples[1].expect, Expect::Invalid);
-        assert_eq!(examples[1].at.as_deref(), Some("/type"));
-        assert_eq!(examples[1].reason.as_deref(), Some("unknown tag"));
-        assert!(!examples[1].decoder_accepts());
-        let document = examples[1].parse().expect("json");
-        let position = document.position("/type").expect("present");
-        assert_eq!(examples[1].line_of(position), 11);
-    }
-
-    #[test]
-    fn reports_an_unterminated_fence() {
-        let text = "```json cgp-example name=a target=Envelope expect=valid\n{}\n";
-        let problems = extract("SPEC.md", text).unwrap_err();
-        assert_eq!(
-            problems.to_string(),
-            "SPEC.md:1:1: unterminated code fence: it runs to the end of the file"
-        );
-    }
-
-    #[test]
-    fn reports_duplicate_names_with_both_lines() {
-        let text = "```json cgp-example name=a target=Envelope expect=valid\n{}\n```\n```json cgp-example name=a target=Envelope expect=valid\n{}\n```\n";
-        let problems = extract("SPEC.md", text).unwrap_err();
-        assert_eq!(
-            problems.to_string(),
-            "SPEC.md:4:1: duplicate example name `a` (first used on line 1)"
-        );
-    }
-
-    #[test]
-    fn requires_at_and_reason_for_failing_examples() {
-        let text = "```json cgp-example name=a target=Envelope expect=invalid\n{}\n```\n";
-        let problems = extract("SPEC.md", text).unwrap_err().to_string();
-        assert!(problems.contains("needs `at=<pointer>`"), "{problems}");
-    }
-
-    #[test]
-    fn rejects_unknown_attributes_and_redundant_decoder() {
-        let typo = "```json cgp-example name=a target=Envelope expcet=valid\n{}\n```\n";
-        assert!(
-            extract("SPEC.md", typo)
-                .unwrap_err()
-                .to_string()
-                .contains("unknown corpus attribute `expcet`")
-        );
-        let redundant =
-            "```json cgp-example name=a target=Envelope expect=valid decoder=accept\n{}\n```\n";
-        assert!(
-            extract("SPEC.md", redundant)
-                .unwrap_err()
-                .to_string()
-                .contains("only records a disagreement")
-        );
-    }
-
-    #[test]
-    fn ignores_other_fences_but_not_misplaced_markers() {
-        let text = "```rust\nlet x = 1;\n```\n~~~\n```json cgp-example\n~~~\n";
-        assert!(extract("SPEC.md", text).expect("fine").is_empty());
-        let misplaced = "```cgp-example json name=a\n{}\n```\n";
-        assert!(extract("SPEC.md", misplaced).is_err());
-    }
-
-    #[test]
-    fn expectations_per_profile() {
-        assert!(Expect::InteropOnly.valid_under(Profile::Interop));
-        assert!(!Expect::InteropOnly.valid_under(Profile::Strict));
-        assert!(!Expect::Invalid.valid_under(Profile::Interop));
-        assert!(Expect::Valid.valid_under(Profile::Strict));
-    }
-}
-
 /// Checks every example against the validators (one per profile): each `expect=`
 /// must hold, and a failing example must fail at its `at=` pointer. Returns one
 /// diagnostic per broken expectation, as
@@ -569,4 +485,88 @@ fn check_example(
 
 fn shown_pointer(pointer: &str) -> &str {
     if pointer.is_empty() { "/" } else { pointer }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE: &str = "# Title\n\n```json cgp-example name=a.one target=Envelope expect=valid\n{\"type\": \"shutdown\"}\n```\n\ntext\n\n```json cgp-example name=a.two target=Envelope expect=invalid at=/type reason=\"unknown tag\"\n{\n  \"type\": \"hello\"\n}\n```\n";
+
+    #[test]
+    fn extracts_examples_with_lines_and_attributes() {
+        let examples = extract("SPEC.md", SAMPLE).expect("valid corpus");
+        assert_eq!(examples.len(), 2);
+        assert_eq!(examples[0].name, "a.one");
+        assert_eq!(examples[0].fence_line, 3);
+        assert_eq!(examples[1].expect, Expect::Invalid);
+        assert_eq!(examples[1].at.as_deref(), Some("/type"));
+        assert_eq!(examples[1].reason.as_deref(), Some("unknown tag"));
+        assert!(!examples[1].decoder_accepts());
+        let document = examples[1].parse().expect("json");
+        let position = document.position("/type").expect("present");
+        assert_eq!(examples[1].line_of(position), 11);
+    }
+
+    #[test]
+    fn reports_an_unterminated_fence() {
+        let text = "```json cgp-example name=a target=Envelope expect=valid\n{}\n";
+        let problems = extract("SPEC.md", text).unwrap_err();
+        assert_eq!(
+            problems.to_string(),
+            "SPEC.md:1:1: unterminated code fence: it runs to the end of the file"
+        );
+    }
+
+    #[test]
+    fn reports_duplicate_names_with_both_lines() {
+        let text = "```json cgp-example name=a target=Envelope expect=valid\n{}\n```\n```json cgp-example name=a target=Envelope expect=valid\n{}\n```\n";
+        let problems = extract("SPEC.md", text).unwrap_err();
+        assert_eq!(
+            problems.to_string(),
+            "SPEC.md:4:1: duplicate example name `a` (first used on line 1)"
+        );
+    }
+
+    #[test]
+    fn requires_at_and_reason_for_failing_examples() {
+        let text = "```json cgp-example name=a target=Envelope expect=invalid\n{}\n```\n";
+        let problems = extract("SPEC.md", text).unwrap_err().to_string();
+        assert!(problems.contains("needs `at=<pointer>`"), "{problems}");
+    }
+
+    #[test]
+    fn rejects_unknown_attributes_and_redundant_decoder() {
+        let typo = "```json cgp-example name=a target=Envelope expcet=valid\n{}\n```\n";
+        assert!(
+            extract("SPEC.md", typo)
+                .unwrap_err()
+                .to_string()
+                .contains("unknown corpus attribute `expcet`")
+        );
+        let redundant =
+            "```json cgp-example name=a target=Envelope expect=valid decoder=accept\n{}\n```\n";
+        assert!(
+            extract("SPEC.md", redundant)
+                .unwrap_err()
+                .to_string()
+                .contains("only records a disagreement")
+        );
+    }
+
+    #[test]
+    fn ignores_other_fences_but_not_misplaced_markers() {
+        let text = "```rust\nlet x = 1;\n```\n~~~\n```json cgp-example\n~~~\n";
+        assert!(extract("SPEC.md", text).expect("fine").is_empty());
+        let misplaced = "```cgp-example json name=a\n{}\n```\n";
+        assert!(extract("SPEC.md", misplaced).is_err());
+    }
+
+    #[test]
+    fn expectations_per_profile() {
+        assert!(Expect::InteropOnly.valid_under(Profile::Interop));
+        assert!(!Expect::InteropOnly.valid_under(Profile::Strict));
+        assert!(!Expect::Invalid.valid_under(Profile::Interop));
+        assert!(Expect::Valid.valid_under(Profile::Strict));
+    }
 }
