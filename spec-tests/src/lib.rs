@@ -1,1 +1,132 @@
-//! Shared helpers for the spec tests.
+//! Shared helpers for the cross-checks in `tests/`: where the repository is,
+//! the SPEC.md corpus, the bundles, and decoders that turn one JSON text into
+//! "accepted, re-encoded as …" or "rejected" for our hand-written types and the
+//! generated types. The reference crates are dev-dependencies, so their half of
+//! each comparison lives in `tests/support`.
+
+use cgp_schema::corpus::{self, Example};
+use cgp_schema::{Bundle, Profile, SchemaSet};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::path::{Path, PathBuf};
+
+/// The repository root.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
+}
+
+/// The SPEC.md corpus.
+pub fn examples() -> Vec<Example> {
+    let text = std::fs::read_to_string(repo_root().join("SPEC.md")).expect("SPEC.md is readable");
+    corpus::extract("SPEC.md", &text)
+        .unwrap_or_else(|problems| panic!("SPEC.md corpus: {problems}"))
+}
+
+/// The checked schemas.
+pub fn schema_set() -> SchemaSet {
+    SchemaSet::load(&repo_root().join("schema"), "schema")
+        .unwrap_or_else(|problems| panic!("{problems}"))
+}
+
+/// The bundle of `profile`, built from `schema/`.
+pub fn bundle(profile: Profile) -> Bundle {
+    cgp_schema::bundle(&schema_set(), profile).unwrap_or_else(|problems| panic!("{problems}"))
+}
+
+/// What a decoder made of one JSON text.
+pub type Outcome = Result<String, String>;
+
+/// Decodes `text` as `T` and re-encodes it compactly.
+pub fn round_trip<T: DeserializeOwned + Serialize>(text: &str) -> Outcome {
+    let value: T = serde_json::from_str(text.trim_end()).map_err(|error| error.to_string())?;
+    serde_json::to_string(&value).map_err(|error| error.to_string())
+}
+
+/// Round-trips `text` through the hand-written type named `target`; `None` for
+/// an unknown name.
+pub fn hand_written(target: &str, text: &str) -> Option<Outcome> {
+    use cgp_types as t;
+    Some(match target {
+        "Envelope" => t::decode_line(text)
+            .map_err(|error| error.to_string())
+            .and_then(|envelope| {
+                t::encode_line(&envelope)
+                    .map(|line| line.trim_end().to_owned())
+                    .map_err(|error| error.to_string())
+            }),
+        "AttesterKey" => round_trip::<t::AttesterKey>(text),
+        "Capabilities" => round_trip::<t::Capabilities>(text),
+        "ContentFidelity" => round_trip::<t::ContentFidelity>(text),
+        "ContentRef" => round_trip::<t::ContentRef>(text),
+        "ContextFrame" => round_trip::<t::ContextFrame>(text),
+        "ContextQuery" => round_trip::<t::ContextQuery>(text),
+        "ContextQueryResult" => round_trip::<t::ContextQueryResult>(text),
+        "DataFlow" => round_trip::<t::DataFlow>(text),
+        "EgressScope" => round_trip::<t::EgressScope>(text),
+        "ErrorCode" => round_trip::<t::ErrorCode>(text),
+        "FrameAttestation" => round_trip::<t::FrameAttestation>(text),
+        "FrameEmbedding" => round_trip::<t::FrameEmbedding>(text),
+        "FrameId" => round_trip::<t::FrameId>(text),
+        "FrameKind" => round_trip::<t::FrameKind>(text),
+        "FrameVerdict" => round_trip::<t::FrameVerdict>(text),
+        "InclusionProof" => round_trip::<t::InclusionProof>(text),
+        "InclusionStep" => round_trip::<t::InclusionStep>(text),
+        "InlineContentRequirement" => round_trip::<t::InlineContentRequirement>(text),
+        "Provenance" => round_trip::<t::Provenance>(text),
+        "ProvenanceAttestation" => round_trip::<t::ProvenanceAttestation>(text),
+        "ProviderInfo" => round_trip::<t::ProviderInfo>(text),
+        "QueryCapability" => round_trip::<t::QueryCapability>(text),
+        "Relation" => round_trip::<t::Relation>(text),
+        "Representation" => round_trip::<t::Representation>(text),
+        "Transform" => round_trip::<t::Transform>(text),
+        "VerifyRequest" => round_trip::<t::VerifyRequest>(text),
+        "VerifyResponse" => round_trip::<t::VerifyResponse>(text),
+        _ => return None,
+    })
+}
+
+/// Round-trips `text` through the generated type named `target`; `None` for an
+/// unknown name.
+pub fn generated(target: &str, text: &str) -> Option<Outcome> {
+    use cgp_generated as g;
+    Some(match target {
+        "Envelope" => round_trip::<g::Envelope>(text),
+        "AttesterKey" => round_trip::<g::AttesterKey>(text),
+        "Capabilities" => round_trip::<g::Capabilities>(text),
+        "ContentFidelity" => round_trip::<g::ContentFidelity>(text),
+        "ContentRef" => round_trip::<g::ContentRef>(text),
+        "ContextFrame" => round_trip::<g::ContextFrame>(text),
+        "ContextQuery" => round_trip::<g::ContextQuery>(text),
+        "ContextQueryResult" => round_trip::<g::ContextQueryResult>(text),
+        "DataFlow" => round_trip::<g::DataFlow>(text),
+        "EgressScope" => round_trip::<g::EgressScope>(text),
+        "ErrorCode" => round_trip::<g::ErrorCode>(text),
+        "FrameAttestation" => round_trip::<g::FrameAttestation>(text),
+        "FrameEmbedding" => round_trip::<g::FrameEmbedding>(text),
+        "FrameId" => round_trip::<g::FrameId>(text),
+        "FrameKind" => round_trip::<g::FrameKind>(text),
+        "FrameVerdict" => round_trip::<g::FrameVerdict>(text),
+        "InclusionProof" => round_trip::<g::InclusionProof>(text),
+        "InclusionStep" => round_trip::<g::InclusionStep>(text),
+        "InlineContentRequirement" => round_trip::<g::InlineContentRequirement>(text),
+        "Provenance" => round_trip::<g::Provenance>(text),
+        "ProvenanceAttestation" => round_trip::<g::ProvenanceAttestation>(text),
+        "ProviderInfo" => round_trip::<g::ProviderInfo>(text),
+        "QueryCapability" => round_trip::<g::QueryCapability>(text),
+        "Relation" => round_trip::<g::Relation>(text),
+        "Representation" => round_trip::<g::Representation>(text),
+        "Transform" => round_trip::<g::Transform>(text),
+        "VerifyRequest" => round_trip::<g::VerifyRequest>(text),
+        "VerifyResponse" => round_trip::<g::VerifyResponse>(text),
+        _ => return None,
+    })
+}
+
+/// Whether two re-encodings carry the same JSON value (member order aside).
+pub fn same_value(a: &str, b: &str) -> bool {
+    let parse = |text: &str| serde_json::from_str::<serde_json::Value>(text).ok();
+    matches!((parse(a), parse(b)), (Some(x), Some(y)) if x == y)
+}

@@ -4,6 +4,9 @@
 //! - `cargo xtask codegen`: regenerate everything under `generated/`.
 //! - `cargo xtask check`: regenerate in memory and fail if `generated/` is stale
 //!   or the SPEC.md corpus breaks its expectations. Never writes.
+//! - `cargo xtask peers`: install the other-language validators the tests compare
+//!   against (Python `jsonschema`, Node Ajv) under `target/peers`.
+//! - `cargo xtask test`: `peers`, then `cargo test --workspace`.
 
 use cgp_codegen::output::{self, Drift, RealFileSystem};
 use clap::{Parser, Subcommand};
@@ -27,6 +30,10 @@ enum Command {
     Codegen,
     /// Fail if generated/ is stale or the corpus breaks; never writes.
     Check,
+    /// Install Python jsonschema and Node Ajv under target/peers for the tests.
+    Peers,
+    /// Install the peers, then run every test in the workspace.
+    Test,
 }
 
 fn main() -> ExitCode {
@@ -40,6 +47,88 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Codegen => codegen(&root),
         Command::Check => check(&root),
+        Command::Peers => peers(&root),
+        Command::Test => match peers(&root) {
+            code if code == ExitCode::SUCCESS => cargo_test(&root),
+            code => code,
+        },
+    }
+}
+
+/// The peer validators, pinned so every machine compares against the same versions.
+const PYTHON_JSONSCHEMA: &str = "jsonschema==4.26.0";
+const NODE_AJV: &str = "ajv@8.20.0";
+
+fn peers(root: &std::path::Path) -> ExitCode {
+    let base = root.join("target/peers");
+    let marker = base.join("installed.txt");
+    let wanted = format!("{PYTHON_JSONSCHEMA}\n{NODE_AJV}\n");
+    if std::fs::read_to_string(&marker).is_ok_and(|found| found == wanted) {
+        println!("peers already installed in {}", base.display());
+        return ExitCode::SUCCESS;
+    }
+    let python = base.join("python");
+    let node = base.join("node");
+    let steps: [(&str, Vec<String>); 2] = [
+        (
+            "python3",
+            vec![
+                "-m".into(),
+                "pip".into(),
+                "install".into(),
+                "--quiet".into(),
+                "--disable-pip-version-check".into(),
+                "--upgrade".into(),
+                "--target".into(),
+                python.display().to_string(),
+                PYTHON_JSONSCHEMA.into(),
+            ],
+        ),
+        (
+            "npm",
+            vec![
+                "install".into(),
+                "--silent".into(),
+                "--no-audit".into(),
+                "--no-fund".into(),
+                "--prefix".into(),
+                node.display().to_string(),
+                NODE_AJV.into(),
+            ],
+        ),
+    ];
+    for (program, args) in steps {
+        println!("installing: {program} {}", args.join(" "));
+        match std::process::Command::new(program).args(&args).status() {
+            Ok(status) if status.success() => {}
+            Ok(status) => {
+                return fail(&format!(
+                    "{program} failed ({status}); the peer validator tests need it"
+                ));
+            }
+            Err(error) => {
+                return fail(&format!(
+                    "cannot run {program}: {error}; install it to run the peer validator tests"
+                ));
+            }
+        }
+    }
+    if let Err(error) = std::fs::write(&marker, wanted) {
+        return fail(&format!("{}: {error}", marker.display()));
+    }
+    ExitCode::SUCCESS
+}
+
+fn cargo_test(root: &std::path::Path) -> ExitCode {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    match std::process::Command::new(cargo)
+        .args(["test", "--workspace"])
+        .current_dir(root)
+        .status()
+    {
+        Ok(status) if status.success() => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::FAILURE,
+        Err(error) => fail(&format!("cannot run cargo test: {error}")),
     }
 }
 

@@ -10,7 +10,10 @@
 //! - member order: struct fields follow the schema's `properties` order (typify
 //!   sorts them alphabetically), so encoding writes members in wire order;
 //! - `x-cgp-emit`: an `always` array is written even when empty, and an
-//!   `omit-if-default` member is skipped when it holds its default.
+//!   `omit-if-default` member is skipped when it holds its default;
+//! - `x-cgp-vocabulary: open`: an open vocabulary is read from a JSON string only.
+//!   typify's untagged enum would also take the known half's derived
+//!   `{"doc": null}` map form, which neither the schema nor the reference accepts.
 //!
 //! typify reports some unsupported schema shapes by panicking. [`generate`] turns
 //! a panic into an error naming the bundle definition and member that caused it.
@@ -54,6 +57,8 @@ pub fn generate(
     apply_wire_order(&mut file, &members);
     let helpers = apply_emit_rules(&mut file, &members);
     file.items.extend(helpers);
+    let readers = apply_open_vocabularies(&mut file, &open_vocabularies(&bundle.document));
+    file.items.extend(readers);
     let version = protocol_version;
     let constant: syn::File = syn::parse2(quote! {
         /// The protocol version these types describe, as declared by the schemas.
@@ -375,6 +380,86 @@ fn apply_emit_rules(file: &mut syn::File, members: &MemberTable) -> Vec<Item> {
         }
     });
     helpers
+}
+
+/// The names of the open vocabularies of a bundle.
+fn open_vocabularies(document: &Value) -> Vec<String> {
+    document
+        .get("$defs")
+        .and_then(Value::as_object)
+        .map(|defs| {
+            defs.iter()
+                .filter(|(_, schema)| {
+                    schema.get("x-cgp-vocabulary").and_then(Value::as_str) == Some("open")
+                })
+                .map(|(name, _)| name.clone())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Replaces the derived `Deserialize` of each open vocabulary enum (`Known(..)`
+/// first, `Other(..)` second, as typify generates them) by one that reads a
+/// string and sorts it into the known or the other half.
+fn apply_open_vocabularies(file: &mut syn::File, names: &[String]) -> Vec<Item> {
+    let mut readers = Vec::new();
+    for item in &mut file.items {
+        let Item::Enum(item) = item else { continue };
+        if !names.iter().any(|name| item.ident == name) || item.variants.len() != 2 {
+            continue;
+        }
+        let halves: Vec<(syn::Ident, syn::Type)> = item
+            .variants
+            .iter()
+            .filter_map(|variant| match &variant.fields {
+                Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
+                    Some((variant.ident.clone(), fields.unnamed[0].ty.clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        let [(known, known_type), (other, other_type)] = halves.as_slice() else {
+            continue;
+        };
+        for attr in &mut item.attrs {
+            if attr.path().is_ident("derive") {
+                if let Ok(list) =
+                    attr.parse_args_with(Punctuated::<syn::Path, Token![,]>::parse_terminated)
+                {
+                    let kept: Vec<syn::Path> = list
+                        .into_iter()
+                        .filter(|path| {
+                            path.segments
+                                .last()
+                                .is_none_or(|last| last.ident != "Deserialize")
+                        })
+                        .collect();
+                    *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
+                }
+            }
+        }
+        let name = &item.ident;
+        let reader: Result<Item, _> = syn::parse2(quote! {
+            impl<'de> ::serde::Deserialize<'de> for #name {
+                fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+                where
+                    D: ::serde::Deserializer<'de>,
+                {
+                    let text = <::std::string::String as ::serde::Deserialize>::deserialize(deserializer)?;
+                    match text.parse::<#known_type>() {
+                        Ok(known) => Ok(Self::#known(known)),
+                        Err(_) => <#other_type>::try_from(text)
+                            .map(Self::#other)
+                            .map_err(|error| <D::Error as ::serde::de::Error>::custom(error.to_string())),
+                    }
+                }
+            }
+        });
+        if let Ok(reader) = reader {
+            readers.push(reader);
+        }
+    }
+    readers
 }
 
 fn serde_value(attrs: &[Attribute], key: &str) -> Option<String> {

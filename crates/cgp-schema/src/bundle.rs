@@ -203,7 +203,6 @@ pub fn bundle(set: &SchemaSet, profile: Profile) -> Result<Bundle, Diagnostics> 
         }
     }
     root.insert("x-cgp-profile".into(), json!(profile.as_str()));
-    root.insert("discriminator".into(), json!({ "propertyName": "type" }));
     origins.prefixes.insert(
         String::new(),
         Target {
@@ -243,10 +242,12 @@ pub fn bundle(set: &SchemaSet, profile: Profile) -> Result<Bundle, Diagnostics> 
         defs.insert(name, schema);
     }
     root.insert("$defs".into(), Value::Object(defs));
+    let mut document = Value::Object(root);
+    add_discriminators(&mut document);
     if problems.is_empty() {
         Ok(Bundle {
             profile,
-            document: Value::Object(root),
+            document,
             origins,
         })
     } else {
@@ -304,6 +305,19 @@ fn rewrite_references(
                 )),
             },
             Err(message) => problems.push(set.diagnostic_at(from, "", message)),
+        }
+    });
+}
+
+/// Adds an OpenAPI-style `discriminator` next to every `x-cgp-tag`, a hint
+/// other-language generators and Ajv (`discriminator: true`) understand.
+fn add_discriminators(schema: &mut Value) {
+    keywords::walk_mut(schema, &mut |map| {
+        if let Some(Value::String(tag)) = map.get("x-cgp-tag").cloned() {
+            // Every branch is an object; saying so here is what lets Ajv's strict
+            // mode accept the discriminator.
+            map.insert("type".into(), json!("object"));
+            map.insert("discriminator".into(), json!({ "propertyName": tag }));
         }
     });
 }

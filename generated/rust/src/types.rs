@@ -260,7 +260,7 @@ pub struct DataFlow {
     pub egress_scopes: ::std::vec::Vec<EgressScope>,
 }
 ///Where data may go when it leaves the machine. Open: other scopes are kept verbatim; conformance requires them to be namespaced as `namespace:name` (SPEC C5).
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum EgressScope {
     KnownEgressScope(KnownEgressScope),
@@ -402,7 +402,7 @@ A provider's report that it could not serve a request. The provider stays up; th
     },
 }
 ///Why a provider could not serve a request. Open: a receiver reacts to a code it does not know as it reacts to `internal`.
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum ErrorCode {
     KnownErrorCode(KnownErrorCode),
@@ -498,7 +498,7 @@ pub struct FrameId {
     pub content_digest: ::std::option::Option<::std::string::String>,
 }
 ///What sort of context a frame holds. Open: a receiver keeps a kind it does not know and treats the frame generically.
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum FrameKind {
     KnownFrameKind(KnownFrameKind),
@@ -1086,6 +1086,66 @@ pub mod error {
 }
 fn context_frame_representation_is_default(value: &Representation) -> bool {
     *value == defaults::context_frame_representation()
+}
+impl<'de> ::serde::Deserialize<'de> for EgressScope {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        let text = <::std::string::String as ::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        match text.parse::<KnownEgressScope>() {
+            Ok(known) => Ok(Self::KnownEgressScope(known)),
+            Err(_) => {
+                <EgressScopeOther>::try_from(text)
+                    .map(Self::Other)
+                    .map_err(|error| <D::Error as ::serde::de::Error>::custom(
+                        error.to_string(),
+                    ))
+            }
+        }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ErrorCode {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        let text = <::std::string::String as ::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        match text.parse::<KnownErrorCode>() {
+            Ok(known) => Ok(Self::KnownErrorCode(known)),
+            Err(_) => {
+                <ErrorCodeOther>::try_from(text)
+                    .map(Self::Other)
+                    .map_err(|error| <D::Error as ::serde::de::Error>::custom(
+                        error.to_string(),
+                    ))
+            }
+        }
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for FrameKind {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        let text = <::std::string::String as ::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        match text.parse::<KnownFrameKind>() {
+            Ok(known) => Ok(Self::KnownFrameKind(known)),
+            Err(_) => {
+                <FrameKindOther>::try_from(text)
+                    .map(Self::Other)
+                    .map_err(|error| <D::Error as ::serde::de::Error>::custom(
+                        error.to_string(),
+                    ))
+            }
+        }
+    }
 }
 /// The protocol version these types describe, as declared by the schemas.
 pub const PROTOCOL_VERSION: &str = "contextgraph/1.0";

@@ -1,0 +1,126 @@
+//! The published bundles in the validators other-language implementers use:
+//! Python `jsonschema` and Node Ajv (draft 2020-12 mode) must give every SPEC.md
+//! example the verdict the corpus declares, under both profiles, exactly as our
+//! own validator does.
+//!
+//! The peers are installed under `target/peers` by `cargo xtask peers` (which
+//! `cargo xtask test` runs first); this test fails, with that instruction, when
+//! they are missing.
+
+use cgp_schema::{Profile, Validator};
+use spec_tests::{bundle, examples, repo_root};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn peers_dir() -> PathBuf {
+    std::env::var_os("CGP_PEERS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join("target/peers"))
+}
+
+fn run_peer(
+    program: &str,
+    script: &str,
+    env: (&str, PathBuf),
+    bundle: &str,
+    cases: &str,
+) -> BTreeMap<String, bool> {
+    let (key, path) = env;
+    assert!(
+        path.exists(),
+        "{} is missing: run `cargo xtask peers` (or `cargo xtask test`) to install Python jsonschema and Node Ajv",
+        path.display()
+    );
+    let output = Command::new(program)
+        .arg(repo_root().join("spec-tests/peers").join(script))
+        .arg(bundle)
+        .arg(cases)
+        .env(key, path)
+        .output()
+        .unwrap_or_else(|error| panic!("cannot run {program}: {error}"));
+    assert!(
+        output.status.success(),
+        "{program} {script} failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|error| panic!("{script} printed no verdicts: {error}"))
+}
+
+#[test]
+fn python_jsonschema_and_ajv_agree_with_the_corpus_under_both_profiles() {
+    let examples = examples();
+    let scratch = std::env::temp_dir().join(format!("cgp-peers-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).expect("scratch directory");
+    let cases: Vec<serde_json::Value> = examples
+        .iter()
+        .map(|example| serde_json::json!({"name": example.name, "target": example.target, "json": example.json}))
+        .collect();
+    let cases_path = scratch.join("cases.json");
+    std::fs::write(&cases_path, serde_json::to_vec(&cases).expect("cases")).expect("write cases");
+    let mut failures = Vec::new();
+    for profile in Profile::ALL {
+        let bundle = bundle(profile);
+        let ours = Validator::new(&bundle).expect("validator");
+        let bundle_path = scratch.join(format!("{profile}.schema.json"));
+        std::fs::write(&bundle_path, bundle.to_pretty_json()).expect("write bundle");
+        let (bundle_arg, cases_arg) = (
+            bundle_path.to_string_lossy().into_owned(),
+            cases_path.to_string_lossy().into_owned(),
+        );
+        let peers = [
+            (
+                "python jsonschema",
+                run_peer(
+                    "python3",
+                    "validate.py",
+                    ("PYTHONPATH", peers_dir().join("python")),
+                    &bundle_arg,
+                    &cases_arg,
+                ),
+            ),
+            (
+                "ajv",
+                run_peer(
+                    "node",
+                    "validate.mjs",
+                    ("NODE_PATH", peers_dir().join("node/node_modules")),
+                    &bundle_arg,
+                    &cases_arg,
+                ),
+            ),
+        ];
+        for example in &examples {
+            // A parsed value cannot show a text-layer problem (duplicate member
+            // names): every value-based validator accepts such an example, ours
+            // included; `cgp validate` and the corpus check reject it from the text.
+            let expected = if example.text_layer {
+                true
+            } else {
+                example.expect.valid_under(profile)
+            };
+            let value: serde_json::Value = serde_json::from_str(&example.json).expect("json");
+            let own = ours
+                .validate(&example.target, &value)
+                .map(|violations| violations.is_empty());
+            if own != Some(expected) {
+                failures.push(format!(
+                    "{profile}: ours: {}: {own:?}, expected {expected}",
+                    example.name
+                ));
+            }
+            for (peer, verdicts) in &peers {
+                match verdicts.get(&example.name) {
+                    Some(verdict) if *verdict == expected => {}
+                    other => failures.push(format!(
+                        "{profile}: {peer}: SPEC.md:{}: {}: {other:?}, expected {expected}",
+                        example.fence_line, example.name
+                    )),
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
