@@ -142,6 +142,11 @@ fn codegen(root: &std::path::Path) -> ExitCode {
         Ok(generation) => generation,
         Err(problems) => return fail(&problems),
     };
+    if !generation.corpus_failures.is_empty() {
+        let problems = cgp_schema::Diagnostics(generation.corpus_failures);
+        eprintln!("{problems}");
+        return fail(&"the SPEC.md corpus does not hold; nothing was written (the docs embed it)");
+    }
     match output::write(root, &generation.files, &BTreeSet::new(), &RealFileSystem) {
         Ok(report) => {
             for path in &report.written {
@@ -173,14 +178,10 @@ fn check(root: &std::path::Path) -> ExitCode {
         Err(problems) => return fail(&problems),
     };
     let gates: Vec<(&str, GateResult)> = vec![
-        (
-            "corpus",
-            Ok(format!(
-                "{} SPEC.md examples hold under both profiles",
-                generation.examples.len()
-            )),
-        ),
+        ("corpus", corpus_gate(&generation)),
         ("generated", generated_gate(root, &generation)),
+        ("sync", sync_gate(root, &generation)),
+        ("version", version_gate(root, &generation)),
     ];
     let mut failed = false;
     for (name, result) in gates {
@@ -199,6 +200,66 @@ fn check(root: &std::path::Path) -> ExitCode {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// The hand-written types must accept what the interop profile accepts and emit
+/// what the strict profile allows.
+fn sync_gate(root: &std::path::Path, generation: &cgp_codegen::Generation) -> GateResult {
+    let rust = cgp_schema::sync::RustSource::from_dir(&root.join(TYPES_SOURCE), TYPES_SOURCE);
+    let deserialize = cgp_types::schema_support::deserialize_contract();
+    let serialize = cgp_types::schema_support::serialize_contract();
+    let mismatches = cgp_schema::sync::compare(&cgp_schema::sync::Inputs {
+        set: &generation.set,
+        interop: generation.bundle(cgp_schema::Profile::Interop),
+        strict: generation.bundle(cgp_schema::Profile::Strict),
+        deserialize: &deserialize,
+        serialize: &serialize,
+        rust: &rust,
+    });
+    if mismatches.is_empty() {
+        Ok("the hand-written types accept the interop profile and emit the strict profile".into())
+    } else {
+        Err(mismatches.iter().map(ToString::to_string).collect())
+    }
+}
+
+/// Every SPEC.md example does what its `expect=` says, under both profiles.
+fn corpus_gate(generation: &cgp_codegen::Generation) -> GateResult {
+    if generation.corpus_failures.is_empty() {
+        Ok(format!(
+            "{} SPEC.md examples hold under both profiles",
+            generation.examples.len()
+        ))
+    } else {
+        Err(generation
+            .corpus_failures
+            .iter()
+            .map(ToString::to_string)
+            .collect())
+    }
+}
+
+/// Where the hand-written types live, relative to the repository root.
+const TYPES_SOURCE: &str = "crates/cgp-types/src";
+
+/// The declared protocol version, the hand-written and the generated constant agree.
+fn version_gate(root: &std::path::Path, generation: &cgp_codegen::Generation) -> GateResult {
+    let files = ["crates/cgp-types/src/lib.rs", "generated/rust/src/types.rs"];
+    let mut sources = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(root.join(file))
+            .map_err(|error| vec![format!("{file}: cannot read: {error}")])?;
+        sources.push((file.to_owned(), text));
+    }
+    let mismatches = cgp_schema::sync::version_agreement(&generation.set, &sources);
+    if mismatches.is_empty() {
+        Ok(format!(
+            "schema/, {} and {} all say {}",
+            files[0], files[1], generation.set.version
+        ))
+    } else {
+        Err(mismatches.iter().map(ToString::to_string).collect())
     }
 }
 

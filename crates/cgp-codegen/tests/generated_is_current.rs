@@ -9,6 +9,11 @@ use std::path::Path;
 fn generated_files_match_schema_and_spec() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let generation = cgp_codegen::generate(&root).unwrap_or_else(|problems| panic!("{problems}"));
+    assert!(
+        generation.corpus_failures.is_empty(),
+        "{:?}",
+        generation.corpus_failures
+    );
     let drifts = output::compare(&root, &generation.files, &BTreeSet::new()).expect("compare");
     let listed: Vec<String> = drifts.iter().map(|drift| format!("{drift:?}")).collect();
     assert!(

@@ -18,6 +18,7 @@ pub mod graph;
 pub mod json_text;
 pub mod keywords;
 pub mod source;
+pub mod sync;
 pub mod validate;
 pub mod version;
 

@@ -61,7 +61,7 @@ pub mod verify;
 pub mod vocab;
 
 #[cfg(feature = "schema")]
-mod schema_support;
+pub mod schema_support;
 
 pub use attestation::{FrameAttestation, InclusionProof, InclusionStep, ProvenanceAttestation};
 pub use envelope::{Direction, Envelope, Variant};
