@@ -1,0 +1,328 @@
+//! The sync and version gates bite: each test applies one mutation to a temporary
+//! copy of the tree and asserts that `cargo xtask check` (or, for mutations of the
+//! Rust types, which need a rebuild, the same gate through the library) fails with
+//! a message naming the member and both files.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create directory");
+    for entry in std::fs::read_dir(from).expect("read directory") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy file");
+        }
+    }
+}
+
+/// A scratch copy of what `check` reads: schema/, SPEC.md, generated/ and the
+/// hand-written types' sources.
+struct Tree(PathBuf);
+
+impl Tree {
+    fn new(name: &str) -> Self {
+        let root = std::env::temp_dir().join(format!("cgp-bites-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for part in ["schema", "generated", "crates/cgp-types/src"] {
+            copy_dir(&repo().join(part), &root.join(part));
+        }
+        std::fs::copy(repo().join("SPEC.md"), root.join("SPEC.md")).expect("copy SPEC.md");
+        Tree(root)
+    }
+
+    fn edit_json(&self, file: &str, edit: impl FnOnce(&mut Value)) {
+        let path = self.0.join(file);
+        let mut value: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
+        edit(&mut value);
+        std::fs::write(
+            &path,
+            serde_json::to_string_pretty(&value).expect("json") + "\n",
+        )
+        .expect("write");
+    }
+
+    fn edit_text(&self, file: &str, from: &str, to: &str) {
+        let path = self.0.join(file);
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(text.contains(from), "{file} does not contain {from:?}");
+        std::fs::write(&path, text.replacen(from, to, 1)).expect("write");
+    }
+
+    /// Runs `cargo xtask check` on the copy: (succeeded, stderr).
+    fn check(&self) -> (bool, String) {
+        let output = Command::new(env!("CARGO_BIN_EXE_xtask"))
+            .arg("--root")
+            .arg(&self.0)
+            .arg("check")
+            .output()
+            .expect("run xtask");
+        (
+            output.status.success(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    }
+
+    fn line_of(&self, file: &str, needle: &str) -> usize {
+        let text = std::fs::read_to_string(self.0.join(file)).expect("read");
+        text.lines()
+            .position(|line| line.contains(needle))
+            .map(|index| index + 1)
+            .unwrap_or_else(|| panic!("{needle} not in {file}"))
+    }
+}
+
+impl Drop for Tree {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn assert_reports(stderr: &str, expected: &str) {
+    assert!(
+        stderr.contains(expected),
+        "expected the report to contain\n  {expected}\nbut it was:\n{stderr}"
+    );
+}
+
+#[test]
+fn the_unchanged_copy_passes() {
+    let tree = Tree::new("unchanged");
+    let (ok, stderr) = tree.check();
+    assert!(ok, "{stderr}");
+}
+
+#[test]
+fn a_member_added_to_a_schema_but_not_to_the_types() {
+    let tree = Tree::new("member-added");
+    let file = "schema/types/context-frame.schema.json";
+    tree.edit_json(file, |schema| {
+        let properties = schema["properties"].as_object_mut().expect("properties");
+        properties.insert(
+            "summary".into(),
+            serde_json::json!({"type": "string", "description": "A summary.", "x-cgp-since": "1.0", "x-cgp-emit": "omit-if-absent"}),
+        );
+    });
+    let (ok, stderr) = tree.check();
+    assert!(!ok);
+    let schema_line = tree.line_of(file, "\"summary\"");
+    let rust_line = tree.line_of("crates/cgp-types/src/frame.rs", "pub struct ContextFrame");
+    assert_reports(
+        &stderr,
+        &format!(
+            "ContextFrame.summary: optional in {file}:{schema_line}, missing from crates/cgp-types/src/frame.rs:{rust_line}"
+        ),
+    );
+}
+
+#[test]
+fn a_required_member_made_optional_in_the_schema_only() {
+    let tree = Tree::new("required-optional");
+    let file = "schema/types/context-frame.schema.json";
+    tree.edit_json(file, |schema| {
+        let required = schema["required"].as_array_mut().expect("required");
+        required.retain(|name| name != "title");
+        // An optional member must say when the encoder writes it.
+        schema["properties"]["title"]["x-cgp-emit"] = "omit-if-absent".into();
+    });
+    let (ok, stderr) = tree.check();
+    assert!(!ok);
+    let schema_line = tree.line_of(file, "\"title\": {");
+    let rust_line = tree.line_of("crates/cgp-types/src/frame.rs", "pub title: String");
+    assert_reports(
+        &stderr,
+        &format!(
+            "ContextFrame.title: required in crates/cgp-types/src/frame.rs:{rust_line}, optional in {file}:{schema_line} (interop profile)"
+        ),
+    );
+}
+
+#[test]
+fn a_closed_enum_value_added_in_the_schema_only() {
+    let tree = Tree::new("enum-value");
+    let file = "schema/vocab/representation.schema.json";
+    tree.edit_json(file, |schema| {
+        schema["enum"]
+            .as_array_mut()
+            .expect("enum")
+            .push("summary".into());
+    });
+    let (ok, stderr) = tree.check();
+    assert!(!ok);
+    let rust_line = tree.line_of("crates/cgp-types/src/frame.rs", "pub enum Representation");
+    assert_reports(
+        &stderr,
+        &format!(
+            "Representation: value \"summary\" is in {file}:1, missing from crates/cgp-types/src/frame.rs:{rust_line}"
+        ),
+    );
+}
+
+#[test]
+fn the_version_bumped_in_the_schema_only() {
+    let tree = Tree::new("version-schema");
+    tree.edit_text(
+        "schema/envelope.schema.json",
+        "\"contextgraph/1.0\"",
+        "\"contextgraph/1.1\"",
+    );
+    let (ok, stderr) = tree.check();
+    assert!(!ok);
+    let declared = tree.line_of("schema/envelope.schema.json", "x-cgp-protocol-version");
+    let types = tree.line_of("crates/cgp-types/src/lib.rs", "pub const PROTOCOL_VERSION");
+    let generated = tree.line_of("generated/rust/src/types.rs", "pub const PROTOCOL_VERSION");
+    assert_reports(
+        &stderr,
+        &format!(
+            "PROTOCOL_VERSION: crates/cgp-types/src/lib.rs:{types} says contextgraph/1.0, schema/envelope.schema.json:{declared} declares contextgraph/1.1"
+        ),
+    );
+    assert_reports(
+        &stderr,
+        &format!(
+            "PROTOCOL_VERSION: generated/rust/src/types.rs:{generated} says contextgraph/1.0, schema/envelope.schema.json:{declared} declares contextgraph/1.1"
+        ),
+    );
+}
+
+#[test]
+fn the_version_bumped_in_the_types_only() {
+    let tree = Tree::new("version-types");
+    tree.edit_text(
+        "crates/cgp-types/src/lib.rs",
+        "\"contextgraph/1.0\";",
+        "\"contextgraph/1.1\";",
+    );
+    let (ok, stderr) = tree.check();
+    assert!(!ok);
+    let declared = tree.line_of("schema/envelope.schema.json", "x-cgp-protocol-version");
+    let types = tree.line_of("crates/cgp-types/src/lib.rs", "pub const PROTOCOL_VERSION");
+    assert_reports(
+        &stderr,
+        &format!(
+            "PROTOCOL_VERSION: crates/cgp-types/src/lib.rs:{types} says contextgraph/1.1, schema/envelope.schema.json:{declared} declares contextgraph/1.0"
+        ),
+    );
+}
+
+/// Mutations of the Rust types change what schemars derives, so they need the
+/// types rebuilt: the test builds a mutated copy of `cgp-types` in a minimal
+/// workspace, dumps its contracts, and runs the sync gate on them.
+#[test]
+fn a_member_renamed_and_a_closed_enum_value_added_in_the_types_only() {
+    let tree = Tree::new("types");
+    let src = "crates/cgp-types/src";
+    std::fs::copy(
+        repo().join("crates/cgp-types/Cargo.toml"),
+        tree.0.join("crates/cgp-types/Cargo.toml"),
+    )
+    .expect("manifest");
+    copy_dir(
+        &repo().join("crates/cgp-types/examples"),
+        &tree.0.join("crates/cgp-types/examples"),
+    );
+    std::fs::copy(repo().join("Cargo.lock"), tree.0.join("Cargo.lock")).expect("lock");
+    let manifest = std::fs::read_to_string(repo().join("Cargo.toml")).expect("manifest");
+    let start = manifest
+        .find("[workspace.package]")
+        .expect("workspace.package");
+    let workspace = format!(
+        "[workspace]\nresolver = \"3\"\nmembers = [\"crates/cgp-types\"]\n\n{}",
+        &manifest[start..]
+    );
+    std::fs::write(tree.0.join("Cargo.toml"), workspace).expect("write manifest");
+
+    let frame = format!("{src}/frame.rs");
+    let text = std::fs::read_to_string(tree.0.join(&frame)).expect("read");
+    std::fs::write(
+        tree.0.join(&frame),
+        text.replace("citation_label", "citation"),
+    )
+    .expect("write");
+    tree.edit_text(
+        &frame,
+        "    Omitted,\n}",
+        "    Omitted,\n    /// A mutation.\n    Approximate,\n}",
+    );
+    tree.edit_text(&frame, "            Self::Omitted => \"omitted\",", "            Self::Omitted => \"omitted\",\n            Self::Approximate => \"approximate\",");
+
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .args([
+            "run",
+            "--quiet",
+            "--offline",
+            "-p",
+            "cgp-types",
+            "--features",
+            "schema",
+            "--example",
+            "dump_contracts",
+        ])
+        .current_dir(&tree.0)
+        .env("CARGO_TARGET_DIR", repo().join("target/mutants"))
+        .output()
+        .expect("run cargo");
+    assert!(
+        output.status.success(),
+        "building the mutated types failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let contracts: Value = serde_json::from_slice(&output.stdout).expect("contracts");
+
+    let set = cgp_schema::SchemaSet::load(&repo().join("schema"), "schema").expect("schemas");
+    let interop = cgp_schema::bundle(&set, cgp_schema::Profile::Interop).expect("interop");
+    let strict = cgp_schema::bundle(&set, cgp_schema::Profile::Strict).expect("strict");
+    let rust = cgp_schema::sync::RustSource::from_dir(&tree.0.join(src), src);
+    let mismatches = cgp_schema::sync::compare(&cgp_schema::sync::Inputs {
+        set: &set,
+        interop: &interop,
+        strict: &strict,
+        deserialize: &contracts["deserialize"],
+        serialize: &contracts["serialize"],
+        rust: &rust,
+    });
+    let report = mismatches
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n");
+    let renamed = tree.line_of(&frame, "pub citation: Option<String>");
+    let frame_struct = tree.line_of(&frame, "pub struct ContextFrame");
+    let fidelity = tree.line_of(&frame, "pub enum ContentFidelity");
+    let schema_file = "schema/types/context-frame.schema.json";
+    let schema_line = {
+        let text = std::fs::read_to_string(repo().join(schema_file)).expect("read");
+        text.lines()
+            .position(|line| line.contains("\"citation_label\""))
+            .expect("member")
+            + 1
+    };
+    assert_reports(
+        &report,
+        &format!(
+            "ContextFrame.citation: optional (accepted) in {frame}:{renamed}, missing from {schema_file}:"
+        ),
+    );
+    assert_reports(
+        &report,
+        &format!(
+            "ContextFrame.citation_label: optional in {schema_file}:{schema_line}, missing from {frame}:{frame_struct}"
+        ),
+    );
+    assert_reports(
+        &report,
+        &format!(
+            "ContentFidelity: value \"approximate\" is in {frame}:{fidelity}, missing from schema/vocab/content-fidelity.schema.json:1"
+        ),
+    );
+}
