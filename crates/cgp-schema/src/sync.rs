@@ -131,7 +131,7 @@ impl RustSource {
             };
             if let Some(rename) = trimmed
                 .strip_prefix("#[serde(")
-                .and_then(|rest| rename_of(rest))
+                .and_then(rename_of)
             {
                 pending_rename = Some(rename);
                 continue;
@@ -864,6 +864,43 @@ fn describe(shape: &Shape) -> String {
     }
 }
 
+/// The version gate: the protocol version declared in `schema/` must equal every
+/// `pub const PROTOCOL_VERSION: &str = "…";` in the given Rust sources
+/// (`(display path, text)` pairs: the hand-written and the generated crate).
+pub fn version_agreement(set: &SchemaSet, sources: &[(String, String)]) -> Vec<Mismatch> {
+    let declared = set.version.to_string();
+    let declared_at = set
+        .envelope()
+        .map(|file| {
+            file.document
+                .nearest_position("/x-cgp-protocol-version")
+                .line
+        })
+        .unwrap_or(1);
+    let schema_at = format!("{}:{declared_at}", set.shown(crate::source::ENVELOPE_FILE));
+    let mut mismatches = Vec::new();
+    for (file, text) in sources {
+        let found = text.lines().enumerate().find_map(|(index, line)| {
+            let rest = line
+                .trim()
+                .strip_prefix("pub const PROTOCOL_VERSION: &str = \"")?;
+            Some((index + 1, rest.split('"').next()?.to_owned()))
+        });
+        match found {
+            Some((_, value)) if value == declared => {}
+            Some((line, value)) => mismatches.push(Mismatch {
+                path: "PROTOCOL_VERSION".into(),
+                message: format!("{file}:{line} says {value}, {schema_at} declares {declared}"),
+            }),
+            None => mismatches.push(Mismatch {
+                path: "PROTOCOL_VERSION".into(),
+                message: format!("{file} declares no `pub const PROTOCOL_VERSION`; {schema_at} declares {declared}"),
+            }),
+        }
+    }
+    mismatches
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -902,41 +939,4 @@ mod tests {
         let narrower = serde_json::json!({"type": "integer", "minimum": 0, "maximum": 10});
         assert_ne!(side.shape(&implied, "").0, side.shape(&narrower, "").0);
     }
-}
-
-/// The version gate: the protocol version declared in `schema/` must equal every
-/// `pub const PROTOCOL_VERSION: &str = "…";` in the given Rust sources
-/// (`(display path, text)` pairs: the hand-written and the generated crate).
-pub fn version_agreement(set: &SchemaSet, sources: &[(String, String)]) -> Vec<Mismatch> {
-    let declared = set.version.to_string();
-    let declared_at = set
-        .envelope()
-        .map(|file| {
-            file.document
-                .nearest_position("/x-cgp-protocol-version")
-                .line
-        })
-        .unwrap_or(1);
-    let schema_at = format!("{}:{declared_at}", set.shown(crate::source::ENVELOPE_FILE));
-    let mut mismatches = Vec::new();
-    for (file, text) in sources {
-        let found = text.lines().enumerate().find_map(|(index, line)| {
-            let rest = line
-                .trim()
-                .strip_prefix("pub const PROTOCOL_VERSION: &str = \"")?;
-            Some((index + 1, rest.split('"').next()?.to_owned()))
-        });
-        match found {
-            Some((_, value)) if value == declared => {}
-            Some((line, value)) => mismatches.push(Mismatch {
-                path: "PROTOCOL_VERSION".into(),
-                message: format!("{file}:{line} says {value}, {schema_at} declares {declared}"),
-            }),
-            None => mismatches.push(Mismatch {
-                path: "PROTOCOL_VERSION".into(),
-                message: format!("{file} declares no `pub const PROTOCOL_VERSION`; {schema_at} declares {declared}"),
-            }),
-        }
-    }
-    mismatches
 }
