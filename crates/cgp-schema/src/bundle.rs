@@ -104,6 +104,24 @@ pub struct Bundle {
 }
 
 impl Bundle {
+    /// A published bundle read back from its JSON text (what `generated/schema/`
+    /// holds and `cgp schema` prints). Its profile is its `x-cgp-profile`; source
+    /// origins are not known.
+    pub fn from_published(text: &str) -> Result<Bundle, String> {
+        let document: Value = serde_json::from_str(text)
+            .map_err(|error| format!("the bundle is not JSON: {error}"))?;
+        let profile = document
+            .get("x-cgp-profile")
+            .and_then(Value::as_str)
+            .ok_or("the bundle has no `x-cgp-profile`")?
+            .parse()?;
+        Ok(Bundle {
+            profile,
+            document,
+            origins: Origins::default(),
+        })
+    }
+
     /// The bundle's `$defs` names, sorted.
     pub fn definitions(&self) -> Vec<&str> {
         self.document

@@ -10,6 +10,8 @@
 //! - [`validate`]: validate JSON against a bundle with precise errors.
 //! - [`json_text`]: JSON text with line/column positions for every pointer.
 //! - [`version`]: protocol versions.
+//! - [`transcript`]: check messages as they travel (NDJSON lines, documents).
+//! - [`semantic`]: the semantic rules of SPEC.md (B1, B3, F1, D1, P1–P3, H4, …).
 
 pub mod bundle;
 pub mod corpus;
@@ -17,8 +19,10 @@ pub mod diagnostic;
 pub mod graph;
 pub mod json_text;
 pub mod keywords;
+pub mod semantic;
 pub mod source;
 pub mod sync;
+pub mod transcript;
 pub mod validate;
 pub mod version;
 
