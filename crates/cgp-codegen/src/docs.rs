@@ -8,14 +8,32 @@
 
 use cgp_schema::Bundle;
 use cgp_schema::corpus::Example;
+use cgp_schema::diagnostic::Diagnostic;
 use cgp_schema::graph::TypeGraph;
 use minijinja::Environment;
 use minijinja::value::Serde;
 use serde::Serialize;
 use serde_json::Value;
 
-const INDEX_TEMPLATE: &str = include_str!("../templates/index.md.j2");
-const PAGE_TEMPLATE: &str = include_str!("../templates/page.md.j2");
+/// The minijinja templates the docs are rendered with.
+#[derive(Debug, Clone, Copy)]
+pub struct Templates<'t> {
+    /// `templates/index.md.j2`: the index page.
+    pub index: &'t str,
+    /// `templates/page.md.j2`: one variant or type.
+    pub page: &'t str,
+}
+
+impl Templates<'static> {
+    /// The templates kept in this crate's `templates/` directory.
+    pub const BUILT_IN: Templates<'static> = Templates {
+        index: include_str!("../templates/index.md.j2"),
+        page: include_str!("../templates/page.md.j2"),
+    };
+}
+
+/// Where the templates live, relative to the repository root.
+pub const TEMPLATE_DIR: &str = "crates/cgp-codegen/templates";
 
 /// Where the docs go, relative to the repository root.
 pub const DOCS_DIR: &str = "generated/docs";
@@ -73,11 +91,12 @@ struct Page {
 /// Renders every docs page. Returns `(path relative to the repository root,
 /// contents)` pairs, sorted by path.
 pub fn render(
+    templates: Templates<'_>,
     bundle: &Bundle,
     protocol_version: &str,
     examples: &[Example],
     spec_file: &str,
-) -> Result<Vec<(String, String)>, String> {
+) -> Result<Vec<(String, String)>, Diagnostic> {
     let document = &bundle.document;
     let graph = TypeGraph::of(document);
     let directions = graph.directions();
@@ -218,22 +237,26 @@ pub fn render(
         .lstrip_blocks(true)
         .keep_trailing_newline(true)
         .build()
-        .map_err(|error| format!("template syntax: {error}"))?;
+        .map_err(|error| Diagnostic::file(TEMPLATE_DIR, format!("template syntax: {error}")))?;
     environment.set_syntax(syntax);
     environment.add_filter("cell", |value: String| {
         value.replace('|', "\\|").replace('\n', " ")
     });
     environment
-        .add_template("index.md.j2", INDEX_TEMPLATE)
-        .map_err(|error| format!("templates/index.md.j2: {error}"))?;
+        .add_template("index.md.j2", templates.index)
+        .map_err(|error| {
+            Diagnostic::file(format!("{TEMPLATE_DIR}/index.md.j2"), format!("{error:#}"))
+        })?;
     environment
-        .add_template("page.md.j2", PAGE_TEMPLATE)
-        .map_err(|error| format!("templates/page.md.j2: {error}"))?;
+        .add_template("page.md.j2", templates.page)
+        .map_err(|error| {
+            Diagnostic::file(format!("{TEMPLATE_DIR}/page.md.j2"), format!("{error:#}"))
+        })?;
 
     let mut files = Vec::new();
-    let page_template = environment
-        .get_template("page.md.j2")
-        .map_err(|error| format!("templates/page.md.j2: {error}"))?;
+    let page_template = environment.get_template("page.md.j2").map_err(|error| {
+        Diagnostic::file(format!("{TEMPLATE_DIR}/page.md.j2"), format!("{error:#}"))
+    })?;
     for page in &pages {
         let body = page_template
             .render(Serde(&serde_json::json!({
@@ -241,7 +264,12 @@ pub fn render(
                 "version": protocol_version,
                 "spec_file": spec_file,
             })))
-            .map_err(|error| format!("templates/page.md.j2 ({}): {error:#}", page.path))?;
+            .map_err(|error| {
+                Diagnostic::file(
+                    format!("{TEMPLATE_DIR}/page.md.j2"),
+                    format!("rendering {}: {error:#}", page.path),
+                )
+            })?;
         files.push((format!("{DOCS_DIR}/{}", page.path), body));
     }
     let index = environment
@@ -256,7 +284,9 @@ pub fn render(
                 "spec_file": spec_file,
             })))
         })
-        .map_err(|error| format!("templates/index.md.j2: {error:#}"))?;
+        .map_err(|error| {
+            Diagnostic::file(format!("{TEMPLATE_DIR}/index.md.j2"), format!("{error:#}"))
+        })?;
     files.push((format!("{DOCS_DIR}/README.md"), index));
     files.sort();
     Ok(files)

@@ -128,9 +128,14 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
         format!("{RUST_CRATE_DIR}/Cargo.toml"),
         rust::manifest(&version),
     );
-    let pages = docs::render(interop, &version, &examples, SPEC_FILE).map_err(|message| {
-        Diagnostics::one(Diagnostic::file("crates/cgp-codegen/templates", message))
-    })?;
+    let pages = docs::render(
+        docs::Templates::BUILT_IN,
+        interop,
+        &version,
+        &examples,
+        SPEC_FILE,
+    )
+    .map_err(Diagnostics::one)?;
     files.extend(pages);
     Ok(Generation {
         set,

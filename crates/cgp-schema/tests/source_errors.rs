@@ -1,0 +1,224 @@
+//! A broken schema file gets an error with file, line and column: each test
+//! breaks one thing in an in-memory copy of `schema/` and asserts the message.
+
+use cgp_schema::SchemaSet;
+use cgp_schema::source::read_schema_dir;
+use std::path::Path;
+
+fn sources() -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schema");
+    read_schema_dir(&dir, "schema").expect("the real schemas load")
+}
+
+/// Loads the real schemas with `file`'s text edited by `edit`; returns the report.
+fn load_with(file: &str, edit: impl FnOnce(&str) -> String) -> String {
+    let mut sources = sources();
+    let entry = sources
+        .iter_mut()
+        .find(|(path, _)| path == file)
+        .expect("file exists");
+    entry.1 = edit(&entry.1);
+    match SchemaSet::from_sources("schema", sources) {
+        Ok(_) => "loaded".into(),
+        Err(problems) => problems.to_string(),
+    }
+}
+
+fn line_col(text: &str, needle: &str) -> (usize, usize) {
+    let offset = text.find(needle).expect("needle");
+    let line = text[..offset].matches('\n').count() + 1;
+    let column = offset - text[..offset].rfind('\n').map_or(0, |n| n + 1) + 1;
+    (line, column)
+}
+
+#[test]
+fn the_real_schemas_load() {
+    assert_eq!(load_with("envelope.schema.json", str::to_owned), "loaded");
+}
+
+#[test]
+fn malformed_json_names_line_and_column() {
+    let report = load_with("types/transform.schema.json", |text| {
+        text.replacen("\"method\": {", "\"method\" {", 1)
+    });
+    let original = sources()
+        .into_iter()
+        .find(|(p, _)| p == "types/transform.schema.json")
+        .expect("file")
+        .1;
+    let (line, column) = line_col(&original, "\"method\": {");
+    assert_eq!(
+        report,
+        format!(
+            "schema/types/transform.schema.json:{line}:{}: invalid JSON: expected `:` after the member name",
+            column + 9
+        )
+    );
+}
+
+#[test]
+fn a_misspelt_keyword_is_an_error_with_a_suggestion() {
+    let report = load_with("types/transform.schema.json", |text| {
+        text.replacen("\"required\":", "\"requird\":", 1)
+    });
+    let edited =
+        load_source("types/transform.schema.json").replacen("\"required\":", "\"requird\":", 1);
+    let (line, column) = line_col(&edited, "\"requird\"");
+    assert!(
+        report.contains(&format!("schema/types/transform.schema.json:{line}:{column}: /requird: unknown keyword `requird` (did you mean `required`?)")),
+        "{report}"
+    );
+}
+
+fn load_source(file: &str) -> String {
+    sources()
+        .into_iter()
+        .find(|(p, _)| p == file)
+        .expect("file")
+        .1
+}
+
+#[test]
+fn a_ref_to_nothing_names_the_missing_file() {
+    let report = load_with("types/context-frame.schema.json", |text| {
+        text.replacen(
+            "\"content-ref.schema.json\"",
+            "\"content-reference.schema.json\"",
+            1,
+        )
+    });
+    assert!(
+        report.contains("schema/types/context-frame.schema.json:")
+            && report.contains("/properties/content_ref/$ref: `$ref` `content-reference.schema.json` names `types/content-reference.schema.json`, which is not a schema file under the schema root"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_ref_to_a_missing_pointer_names_it() {
+    let report = load_with("vocab/frame-kind.schema.json", |text| {
+        text.replacen("\"#/$defs/KnownFrameKind\"", "\"#/$defs/KnownKind\"", 1)
+    });
+    assert!(report.contains("`$ref` `#/$defs/KnownKind`: `vocab/frame-kind.schema.json` has nothing at `/$defs/KnownKind`"), "{report}");
+}
+
+#[test]
+fn a_ref_leaving_the_schema_root_is_refused() {
+    let report = load_with("types/context-frame.schema.json", |text| {
+        text.replacen(
+            "\"content-ref.schema.json\"",
+            "\"../../secrets/content-ref.schema.json\"",
+            1,
+        )
+    });
+    assert!(
+        report.contains("leaves the schema root (too many `../`)"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_network_ref_is_refused_and_never_fetched() {
+    let report = load_with("types/context-frame.schema.json", |text| {
+        text.replacen(
+            "\"content-ref.schema.json\"",
+            "\"http://example.invalid/content-ref.schema.json\"",
+            1,
+        )
+    });
+    assert!(
+        report.contains("`$ref` `http://example.invalid/content-ref.schema.json` points outside this schema set; references resolve from local files under the schema root only and are never fetched"),
+        "{report}"
+    );
+}
+
+#[test]
+fn an_optional_member_without_an_emit_rule_is_named() {
+    let report = load_with("types/transform.schema.json", |text| {
+        let mut schema: serde_json::Value = serde_json::from_str(text).expect("json");
+        schema["required"]
+            .as_array_mut()
+            .expect("required")
+            .retain(|name| name != "version");
+        serde_json::to_string_pretty(&schema).expect("json")
+    });
+    assert!(
+        report.contains("/properties/version: optional member `version` needs `x-cgp-emit` (one of always, omit-if-absent, omit-if-empty, omit-if-default)"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_missing_since_is_named() {
+    let report = load_with("types/inclusion-step.schema.json", |text| {
+        let at = text.find("\"sibling_is_left\"").expect("member");
+        let since = text[at..].find("\"x-cgp-since\": \"1.0\"").expect("since") + at;
+        format!(
+            "{}\"x-cgp-spec\": \"x\"{}",
+            &text[..since],
+            &text[since + "\"x-cgp-since\": \"1.0\"".len()..]
+        )
+    });
+    assert!(
+        report.contains("/properties/sibling_is_left: missing `x-cgp-since`"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_version_that_is_not_name_major_minor_is_refused() {
+    let report = load_with("envelope.schema.json", |text| {
+        text.replacen("\"contextgraph/1.0\"", "\"contextgraph/1.0-draft\"", 1)
+    });
+    assert!(report.contains("schema/envelope.schema.json:") && report.contains("`contextgraph/1.0-draft` is not a protocol version of the form `<name>/<major>.<minor>`"), "{report}");
+}
+
+#[test]
+fn an_id_that_disagrees_with_the_path_is_named() {
+    let report = load_with("types/transform.schema.json", |text| {
+        text.replacen(
+            "types/transform.schema.json",
+            "types/transformation.schema.json",
+            1,
+        )
+    });
+    assert!(
+        report.contains("schema/types/transform.schema.json:3:")
+            && report.contains(
+                "`$id` must be `https://cgp-schema.dev/contextgraph-1/types/transform.schema.json`"
+            ),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_symlink_in_the_schema_root_is_refused() {
+    let root = std::env::temp_dir().join(format!("cgp-symlink-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("types")).expect("dir");
+    std::os::unix::fs::symlink(&root, root.join("types/loop")).expect("symlink");
+    let report = read_schema_dir(&root, "schema")
+        .expect_err("refused")
+        .to_string();
+    let _ = std::fs::remove_dir_all(&root);
+    assert_eq!(
+        report,
+        "schema/types/loop: is a symbolic link; schema files must be regular files inside the schema root"
+    );
+}
+
+#[test]
+fn a_stray_file_is_refused_rather_than_skipped() {
+    let root = std::env::temp_dir().join(format!("cgp-stray-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(&root).expect("dir");
+    std::fs::write(root.join("notes.json"), "{}").expect("write");
+    let report = read_schema_dir(&root, "schema")
+        .expect_err("refused")
+        .to_string();
+    let _ = std::fs::remove_dir_all(&root);
+    assert_eq!(
+        report,
+        "schema/notes.json: is not a schema file: every file under the schema root must end in `.schema.json`"
+    );
+}
