@@ -129,10 +129,7 @@ impl RustSource {
             let Some(owner) = current_type.clone() else {
                 continue;
             };
-            if let Some(rename) = trimmed
-                .strip_prefix("#[serde(")
-                .and_then(rename_of)
-            {
+            if let Some(rename) = trimmed.strip_prefix("#[serde(").and_then(rename_of) {
                 pending_rename = Some(rename);
                 continue;
             }
