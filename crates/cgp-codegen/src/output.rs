@@ -248,38 +248,154 @@ pub fn write(
     Ok(report)
 }
 
-/// A short line diff: the changed region between the common prefix and suffix,
-/// at most a dozen lines each way, with the line number where it starts.
+/// A short line diff: up to three hunks of changed lines (at most eight lines a
+/// side each), each headed by the old and new line number where it starts.
 pub fn short_diff(old: &str, new: &str) -> String {
-    const SHOWN: usize = 12;
+    const HUNKS: usize = 3;
+    const SHOWN: usize = 8;
     let old_lines: Vec<&str> = old.lines().collect();
     let new_lines: Vec<&str> = new.lines().collect();
-    let prefix = old_lines
-        .iter()
-        .zip(&new_lines)
-        .take_while(|(a, b)| a == b)
-        .count();
-    let suffix = old_lines[prefix..]
-        .iter()
-        .rev()
-        .zip(new_lines[prefix..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
-    let removed = &old_lines[prefix..old_lines.len() - suffix];
-    let added = &new_lines[prefix..new_lines.len() - suffix];
-    let mut out = format!("@@ line {} @@\n", prefix + 1);
-    for (sign, lines) in [('-', removed), ('+', added)] {
-        for line in lines.iter().take(SHOWN) {
-            out.push_str(&format!("{sign} {line}\n"));
+    let script = edit_script(&old_lines, &new_lines);
+    let mut out = String::new();
+    let mut hunks = 0;
+    let mut index = 0;
+    while index < script.len() {
+        if script[index].0 == Edit::Keep {
+            index += 1;
+            continue;
         }
-        if lines.len() > SHOWN {
-            out.push_str(&format!("{sign} … ({} more lines)\n", lines.len() - SHOWN));
+        let end = script[index..]
+            .iter()
+            .position(|(edit, _, _)| *edit == Edit::Keep)
+            .map_or(script.len(), |offset| index + offset);
+        hunks += 1;
+        if hunks > HUNKS {
+            let rest = script[index..]
+                .iter()
+                .filter(|(edit, _, _)| *edit != Edit::Keep)
+                .count();
+            out.push_str(&format!("… ({rest} more changed lines)\n"));
+            break;
         }
+        let (_, old_at, new_at) = script[index];
+        out.push_str(&format!(
+            "@@ old line {} / new line {} @@\n",
+            old_at + 1,
+            new_at + 1
+        ));
+        for (sign, kind, lines) in [
+            ('-', Edit::Remove, &old_lines),
+            ('+', Edit::Add, &new_lines),
+        ] {
+            let changed: Vec<usize> = script[index..end]
+                .iter()
+                .filter(|(edit, _, _)| *edit == kind)
+                .map(|(_, old_at, new_at)| {
+                    if kind == Edit::Remove {
+                        *old_at
+                    } else {
+                        *new_at
+                    }
+                })
+                .collect();
+            for line in changed.iter().take(SHOWN) {
+                out.push_str(&format!(
+                    "{sign} {}\n",
+                    lines.get(*line).copied().unwrap_or_default()
+                ));
+            }
+            if changed.len() > SHOWN {
+                out.push_str(&format!(
+                    "{sign} … ({} more lines)\n",
+                    changed.len() - SHOWN
+                ));
+            }
+        }
+        index = end;
     }
-    if removed.is_empty() && added.is_empty() {
+    if out.is_empty() {
         out.push_str("  (only line endings or the final newline differ)\n");
     }
     out
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Edit {
+    Keep,
+    Remove,
+    Add,
+}
+
+/// The shortest edit script between two line lists (Myers' O((N+M)D) algorithm):
+/// each step with the old and new line index it stands at.
+fn edit_script(old: &[&str], new: &[&str]) -> Vec<(Edit, usize, usize)> {
+    let (n, m) = (old.len() as isize, new.len() as isize);
+    let max = (n + m) as usize;
+    let offset = max as isize + 1;
+    let mut frontier = vec![0isize; 2 * max + 3];
+    let mut history: Vec<Vec<isize>> = Vec::new();
+    'search: for depth in 0..=max as isize {
+        history.push(frontier.clone());
+        let mut diagonal = -depth;
+        while diagonal <= depth {
+            let at = (diagonal + offset) as usize;
+            let mut x = if diagonal == -depth
+                || (diagonal != depth && frontier[at - 1] < frontier[at + 1])
+            {
+                frontier[at + 1]
+            } else {
+                frontier[at - 1] + 1
+            };
+            let mut y = x - diagonal;
+            while x < n && y < m && old[x as usize] == new[y as usize] {
+                x += 1;
+                y += 1;
+            }
+            frontier[at] = x;
+            if x >= n && y >= m {
+                break 'search;
+            }
+            diagonal += 2;
+        }
+    }
+    // Walk back through the saved frontiers.
+    let mut script = Vec::new();
+    let (mut x, mut y) = (n, m);
+    for depth in (0..history.len() as isize).rev() {
+        let frontier = &history[depth as usize];
+        let diagonal = x - y;
+        let at = |d: isize| (d + offset) as usize;
+        let previous = if diagonal == -depth
+            || (diagonal != depth && frontier[at(diagonal - 1)] < frontier[at(diagonal + 1)])
+        {
+            diagonal + 1
+        } else {
+            diagonal - 1
+        };
+        let previous_x = frontier[at(previous)];
+        let previous_y = previous_x - previous;
+        while x > previous_x.max(0) && y > previous_y.max(0) && x > 0 && y > 0 {
+            x -= 1;
+            y -= 1;
+            script.push((Edit::Keep, x as usize, y as usize));
+        }
+        if depth > 0 {
+            if x == previous_x {
+                y -= 1;
+                script.push((Edit::Add, x as usize, y as usize));
+            } else {
+                x -= 1;
+                script.push((Edit::Remove, x as usize, y as usize));
+            }
+        }
+    }
+    while x > 0 && y > 0 {
+        x -= 1;
+        y -= 1;
+        script.push((Edit::Keep, x as usize, y as usize));
+    }
+    script.reverse();
+    script
 }
 
 #[cfg(test)]
@@ -287,12 +403,71 @@ mod tests {
     use super::*;
 
     #[test]
-    fn short_diff_shows_the_changed_region() {
+    fn short_diff_shows_each_changed_region() {
         let diff = short_diff("a\nb\nc\nd\n", "a\nB\nc\nd\n");
-        assert_eq!(diff, "@@ line 2 @@\n- b\n+ B\n");
+        assert_eq!(diff, "@@ old line 2 / new line 2 @@\n- b\n+ B\n");
         let appended = short_diff("a\n", "a\nb\n");
-        assert_eq!(appended, "@@ line 2 @@\n+ b\n");
+        assert_eq!(appended, "@@ old line 2 / new line 2 @@\n+ b\n");
+        let two = short_diff("a\nb\nc\nd\ne\n", "a\nB\nc\nd\nE\n");
+        assert_eq!(
+            two,
+            "@@ old line 2 / new line 2 @@\n- b\n+ B\n@@ old line 5 / new line 5 @@\n- e\n+ E\n"
+        );
+        let inserted = short_diff("a\nc\n", "a\nb\nc\n");
+        assert_eq!(inserted, "@@ old line 2 / new line 2 @@\n+ b\n");
+        let removed = short_diff("a\nb\nc\n", "a\nc\n");
+        assert_eq!(removed, "@@ old line 2 / new line 2 @@\n- b\n");
         let newline = short_diff("a", "a\n");
         assert!(newline.contains("final newline"));
+        assert_eq!(
+            short_diff("", "x\n"),
+            "@@ old line 1 / new line 1 @@\n+ x\n"
+        );
+        assert_eq!(
+            short_diff("x\n", ""),
+            "@@ old line 1 / new line 1 @@\n- x\n"
+        );
+    }
+
+    /// The edit script, applied to the old lines, gives the new lines; and it is
+    /// no longer than the naive "remove all, add all".
+    #[test]
+    fn edit_scripts_rebuild_the_new_text() {
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) as usize
+        };
+        let alphabet = ["a", "b", "c", "d"];
+        for _ in 0..500 {
+            let old: Vec<&str> = (0..next() % 12).map(|_| alphabet[next() % 4]).collect();
+            let new: Vec<&str> = (0..next() % 12).map(|_| alphabet[next() % 4]).collect();
+            let script = edit_script(&old, &new);
+            let rebuilt: Vec<&str> = script
+                .iter()
+                .filter(|(edit, _, _)| *edit != Edit::Remove)
+                .map(|(edit, old_at, new_at)| {
+                    if *edit == Edit::Keep {
+                        old[*old_at]
+                    } else {
+                        new[*new_at]
+                    }
+                })
+                .collect();
+            assert_eq!(rebuilt, new, "{old:?} -> {new:?}: {script:?}");
+            let kept: Vec<&str> = script
+                .iter()
+                .filter(|(edit, _, _)| *edit != Edit::Add)
+                .map(|(_, old_at, _)| old[*old_at])
+                .collect();
+            assert_eq!(kept, old);
+            let changes = script
+                .iter()
+                .filter(|(edit, _, _)| *edit != Edit::Keep)
+                .count();
+            assert!(changes <= old.len() + new.len());
+        }
     }
 }

@@ -8,7 +8,11 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 fn interop() -> Value {
-    let set = SchemaSet::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schema"), "schema").expect("schemas");
+    let set = SchemaSet::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schema"),
+        "schema",
+    )
+    .expect("schemas");
     bundle(&set, Profile::Interop).expect("bundle").document
 }
 
@@ -19,7 +23,12 @@ fn members(schema: &Value) -> BTreeSet<String> {
         .map(|props| props.keys().cloned().collect())
         .unwrap_or_default();
     // A tagged union's members are those of all its shapes.
-    for branch in schema.get("oneOf").and_then(Value::as_array).into_iter().flatten() {
+    for branch in schema
+        .get("oneOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         names.extend(members(branch));
     }
     names
@@ -29,13 +38,39 @@ fn members(schema: &Value) -> BTreeSet<String> {
 fn every_type_of_the_reference_wire_is_described() {
     let document = interop();
     let defs = document["$defs"].as_object().expect("$defs");
-    let named: BTreeSet<&str> = defs.keys().map(String::as_str).filter(|name| !name.starts_with("Known")).collect();
+    let named: BTreeSet<&str> = defs
+        .keys()
+        .map(String::as_str)
+        .filter(|name| !name.starts_with("Known"))
+        .collect();
     let expected: BTreeSet<&str> = [
-        "AttesterKey", "Capabilities", "ContentFidelity", "ContentRef", "ContextFrame", "ContextQuery",
-        "ContextQueryResult", "DataFlow", "EgressScope", "ErrorCode", "FrameAttestation", "FrameEmbedding",
-        "FrameId", "FrameKind", "FrameVerdict", "InclusionProof", "InclusionStep", "InlineContentRequirement",
-        "Provenance", "ProvenanceAttestation", "ProviderInfo", "QueryCapability", "Relation", "Representation",
-        "Transform", "VerifyRequest", "VerifyResponse",
+        "AttesterKey",
+        "Capabilities",
+        "ContentFidelity",
+        "ContentRef",
+        "ContextFrame",
+        "ContextQuery",
+        "ContextQueryResult",
+        "DataFlow",
+        "EgressScope",
+        "ErrorCode",
+        "FrameAttestation",
+        "FrameEmbedding",
+        "FrameId",
+        "FrameKind",
+        "FrameVerdict",
+        "InclusionProof",
+        "InclusionStep",
+        "InlineContentRequirement",
+        "Provenance",
+        "ProvenanceAttestation",
+        "ProviderInfo",
+        "QueryCapability",
+        "Relation",
+        "Representation",
+        "Transform",
+        "VerifyRequest",
+        "VerifyResponse",
     ]
     .into();
     assert_eq!(named, expected);
@@ -45,7 +80,11 @@ fn every_type_of_the_reference_wire_is_described() {
         .as_array()
         .expect("shapes")
         .iter()
-        .filter_map(|shape| shape.pointer("/properties/status/const").and_then(Value::as_str))
+        .filter_map(|shape| {
+            shape
+                .pointer("/properties/status/const")
+                .and_then(Value::as_str)
+        })
         .collect();
     assert_eq!(verdicts, ["valid", "stale", "gone", "unknown"]);
     assert_eq!(1 + named.len() + 1, 29);
@@ -67,5 +106,8 @@ fn every_member_slot_is_described() {
         }
     }
     assert_eq!(tags, 8);
-    assert_eq!(slots, 117, "8 envelope tags + 14 payload members + 95 members of the object types");
+    assert_eq!(
+        slots, 117,
+        "8 envelope tags + 14 payload members + 95 members of the object types"
+    );
 }
