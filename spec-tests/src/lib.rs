@@ -4,6 +4,8 @@
 //! generated types. The reference crates are dev-dependencies, so their half of
 //! each comparison lives in `tests/support`.
 
+pub mod transcript;
+
 use cgp_schema::corpus::{self, Example};
 use cgp_schema::{Bundle, Profile, SchemaSet};
 use serde::Serialize;

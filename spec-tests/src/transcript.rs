@@ -1,0 +1,291 @@
+//! Reproducible synthetic transcripts for benchmarks and smoke tests.
+//!
+//! [`write`] emits NDJSON sessions that look like real traffic: a handshake and
+//! its acknowledgement, then queries answered by `frames` (1 to 8 frames whose
+//! content is 200 B to 64 KiB, log-uniformly), the occasional `error`,
+//! `verify`/`verified`, and a `shutdown`. Every line is canonical
+//! `contextgraph/1.0`, valid under both profiles, with honest token costs. The same
+//! seed and size give the same bytes on every machine.
+
+use cgp_types::{
+    Capabilities, ContextFrame, ContextQuery, ContextQueryResult, DataFlow, Envelope, ErrorCode,
+    FrameId, FrameKind, FrameVerdict, Provenance, ProviderInfo, QueryCapability, Verdict,
+    VerifyRequest, VerifyResponse, encode_line,
+};
+use std::io::{self, Write};
+
+/// What a generated transcript contains.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TranscriptStats {
+    /// Bytes written, newlines included.
+    pub bytes: u64,
+    /// Lines (envelopes) written.
+    pub lines: u64,
+    /// Frames inside `frames` envelopes.
+    pub frames: u64,
+}
+
+/// A small, fast, reproducible generator (SplitMix64).
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator seeded with `seed`.
+    pub fn new(seed: u64) -> Self {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..bound` (`bound` > 0).
+    pub fn below(&mut self, bound: u64) -> u64 {
+        self.next_u64() % bound.max(1)
+    }
+
+    /// A length between `low` and `high`, log-uniformly distributed.
+    pub fn log_uniform(&mut self, low: u64, high: u64) -> u64 {
+        let (low, high) = (low.max(1) as f64, high.max(low.max(1)) as f64);
+        let unit = (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        (low * (high / low).powf(unit)).round() as u64
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len() as u64) as usize]
+    }
+}
+
+const WORDS: &[&str] = &[
+    "the",
+    "provider",
+    "returns",
+    "frames",
+    "within",
+    "budget",
+    "retry",
+    "policy",
+    "ledger",
+    "table",
+    "owner",
+    "deploy",
+    "service",
+    "config",
+    "timeout",
+    "request",
+    "handler",
+    "cache",
+    "index",
+    "query",
+    "token",
+    "context",
+    "function",
+    "returns",
+    "error",
+    "when",
+    "value",
+    "is",
+    "missing",
+    "and",
+    "logs",
+    "a",
+    "warning",
+    "migration",
+    "schema",
+    "version",
+    "étude",
+    "naïve",
+    "日本語",
+    "🙂",
+];
+
+fn content(rng: &mut Rng, bytes: u64) -> String {
+    let mut text = String::with_capacity(bytes as usize + 16);
+    let mut line = 0;
+    while (text.len() as u64) < bytes {
+        if rng.below(12) == 0 {
+            text.push('\n');
+            line += 1;
+            if line % 3 == 0 {
+                text.push_str("    ");
+            }
+        } else if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push_str(rng.pick(WORDS));
+    }
+    text
+}
+
+fn hex(rng: &mut Rng, digits: usize) -> String {
+    let mut out = String::with_capacity(digits);
+    while out.len() < digits {
+        out.push_str(&format!("{:016x}", rng.next_u64()));
+    }
+    out.truncate(digits);
+    out
+}
+
+fn digest(rng: &mut Rng) -> String {
+    format!("sha256:{}", hex(rng, 64))
+}
+
+const KINDS: &[&str] = &[
+    "snippet", "symbol", "fact", "doc", "memory", "episode", "graph",
+];
+
+fn frame(rng: &mut Rng, index: u64) -> ContextFrame {
+    let size = rng.log_uniform(200, 64 * 1024);
+    let body = content(rng, size);
+    let cost = (body.len() as u64).div_ceil(4) as u32;
+    let kind = FrameKind::from_wire(rng.pick(KINDS));
+    let mut frame = ContextFrame::new(
+        format!("frame:{index}:{}", hex(rng, 8)),
+        kind,
+        format!("Frame {index}"),
+        Some(body),
+        (rng.below(1000) as f32) / 1000.0,
+        cost,
+    );
+    frame.content_digest = Some(digest(rng));
+    frame.uri = Some(format!("file:///repo/src/module_{}.rs", rng.below(500)));
+    if rng.below(2) == 0 {
+        frame.provenance.push(Provenance {
+            kind: "file".into(),
+            uri: frame.uri.clone(),
+            range: Some(format!("L{}-{}", rng.below(100), 100 + rng.below(100))),
+            digest: Some(digest(rng)),
+            method: None,
+            by: None,
+        });
+    }
+    if rng.below(3) == 0 {
+        frame.recorded_at = Some("2026-03-01T12:00:00Z".into());
+        frame.citation_label = Some(format!("[{index}]"));
+    }
+    frame
+}
+
+/// Writes NDJSON sessions until at least `target_bytes` are written.
+pub fn write(out: &mut impl Write, target_bytes: u64, seed: u64) -> io::Result<TranscriptStats> {
+    let mut rng = Rng::new(seed);
+    let mut stats = TranscriptStats::default();
+    let mut emit = |envelope: &Envelope, stats: &mut TranscriptStats| -> io::Result<()> {
+        let line = encode_line(envelope).map_err(io::Error::other)?;
+        out.write_all(line.as_bytes())?;
+        stats.bytes += line.len() as u64;
+        stats.lines += 1;
+        Ok(())
+    };
+    let mut session = 0u64;
+    while stats.bytes < target_bytes {
+        session += 1;
+        emit(
+            &Envelope::Handshake {
+                protocol_version: cgp_types::PROTOCOL_VERSION.into(),
+            },
+            &mut stats,
+        )?;
+        let capabilities = Capabilities {
+            query: QueryCapability {
+                kinds: KINDS.iter().map(|kind| (*kind).to_owned()).collect(),
+            },
+            correlation: true,
+            verify: true,
+            ..Capabilities::default()
+        };
+        emit(
+            &Envelope::HandshakeAck {
+                protocol_version: cgp_types::PROTOCOL_VERSION.into(),
+                provider: ProviderInfo {
+                    name: format!("bench-provider-{}", session % 7),
+                    version: "1.2.3".into(),
+                    data_flow: DataFlow {
+                        reads: true,
+                        ..DataFlow::default()
+                    },
+                },
+                capabilities,
+                attester_keys: Vec::new(),
+            },
+            &mut stats,
+        )?;
+        let exchanges = 4 + rng.below(12);
+        let mut served = Vec::new();
+        for exchange in 0..exchanges {
+            let id = format!("q{session}-{exchange}");
+            let mut query = ContextQuery::new(content(&mut rng, 40), 8, 200_000);
+            query.kinds = vec![FrameKind::from_wire(rng.pick(KINDS))];
+            emit(
+                &Envelope::Query {
+                    id: Some(id.clone()),
+                    query,
+                },
+                &mut stats,
+            )?;
+            if rng.below(20) == 0 {
+                emit(
+                    &Envelope::Error {
+                        id: Some(id),
+                        code: Some(ErrorCode::from_wire("unavailable")),
+                        message: "index is rebuilding".into(),
+                    },
+                    &mut stats,
+                )?;
+                continue;
+            }
+            let count = 1 + rng.below(8);
+            let frames: Vec<ContextFrame> = (0..count)
+                .map(|index| frame(&mut rng, stats.frames + index))
+                .collect();
+            stats.frames += count;
+            served.extend(frames.iter().map(|frame| FrameId {
+                provider_id: "bench".into(),
+                frame_id: frame.id.clone(),
+                content_digest: frame.content_digest.clone(),
+            }));
+            emit(
+                &Envelope::Frames {
+                    id: Some(id),
+                    result: ContextQueryResult::new(frames, rng.below(4) == 0),
+                },
+                &mut stats,
+            )?;
+        }
+        let asked: Vec<FrameId> = served.iter().take(6).cloned().collect();
+        emit(
+            &Envelope::Verify {
+                request: VerifyRequest {
+                    frames: asked.clone(),
+                },
+            },
+            &mut stats,
+        )?;
+        let verdicts = asked
+            .into_iter()
+            .map(|frame| {
+                let verdict = match rng.below(4) {
+                    0 => Verdict::Stale {
+                        replacement_digest: Some(digest(&mut rng)),
+                    },
+                    1 => Verdict::Gone,
+                    _ => Verdict::Valid,
+                };
+                FrameVerdict { frame, verdict }
+            })
+            .collect();
+        emit(
+            &Envelope::Verified {
+                response: VerifyResponse { verdicts },
+            },
+            &mut stats,
+        )?;
+        emit(&Envelope::Shutdown, &mut stats)?;
+    }
+    Ok(stats)
+}
