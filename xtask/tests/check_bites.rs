@@ -326,3 +326,37 @@ fn a_member_renamed_and_a_closed_enum_value_added_in_the_types_only() {
         ),
     );
 }
+
+#[test]
+fn a_schema_that_is_not_json_fails_with_file_line_and_column() {
+    let tree = Tree::new("bad-json");
+    let file = "schema/types/relation.schema.json";
+    tree.edit_text(file, "\"rel\": {", "\"rel\" {");
+    let output = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .arg("--root")
+        .arg(&tree.0)
+        .arg("check")
+        .output()
+        .expect("run xtask");
+    assert_eq!(output.status.code(), Some(1));
+    let line = tree.line_of(file, "\"rel\" {");
+    let column = std::fs::read_to_string(tree.0.join(file))
+        .expect("read")
+        .lines()
+        .nth(line - 1)
+        .expect("line")
+        .find("\"rel\" {")
+        .expect("col")
+        + 7;
+    assert_reports(
+        &String::from_utf8_lossy(&output.stderr),
+        &format!("{file}:{line}:{column}: invalid JSON: expected `:` after the member name"),
+    );
+    let codegen = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .arg("--root")
+        .arg(&tree.0)
+        .arg("codegen")
+        .output()
+        .expect("run xtask");
+    assert_eq!(codegen.status.code(), Some(1), "codegen must refuse too");
+}
