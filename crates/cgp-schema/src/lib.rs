@@ -10,10 +10,12 @@
 //! - [`validate`]: validate JSON against a bundle with precise errors.
 //! - [`json_text`]: JSON text with line/column positions for every pointer.
 //! - [`version`]: protocol versions.
+//! - [`classify`]: what changed between two schema versions, and the bump it needs.
 //! - [`transcript`]: check messages as they travel (NDJSON lines, documents).
 //! - [`semantic`]: the semantic rules of SPEC.md (B1, B3, F1, D1, P1–P3, H4, …).
 
 pub mod bundle;
+pub mod classify;
 pub mod corpus;
 pub mod diagnostic;
 pub mod graph;
