@@ -11,6 +11,7 @@
 //! - [`json_text`]: JSON text with line/column positions for every pointer.
 //! - [`version`]: protocol versions.
 //! - [`classify`]: what changed between two schema versions, and the bump it needs.
+//! - [`release`]: released versions (the frozen-bundle manifest) and the drift gate.
 //! - [`transcript`]: check messages as they travel (NDJSON lines, documents).
 //! - [`semantic`]: the semantic rules of SPEC.md (B1, B3, F1, D1, P1–P3, H4, …).
 
@@ -21,6 +22,7 @@ pub mod diagnostic;
 pub mod graph;
 pub mod json_text;
 pub mod keywords;
+pub mod release;
 pub mod semantic;
 pub mod source;
 pub mod sync;
