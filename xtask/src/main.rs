@@ -3,14 +3,18 @@
 //!
 //! - `cargo xtask codegen`: regenerate everything under `generated/`.
 //! - `cargo xtask check`: regenerate in memory and fail if `generated/` is stale
-//!   or the SPEC.md corpus breaks its expectations. Never writes.
+//!   or the SPEC.md corpus breaks its expectations, a released bundle changed, or
+//!   the schemas changed without the protocol version bump they need. Never writes.
+//! - `cargo xtask release`: freeze the working version's bundles in
+//!   `generated/schema/releases.json` (only when every gate of `check` passes).
+//! - `cargo xtask set-version <version>`: declare another protocol version in
+//!   `schema/` (a new major family also rewrites every `$id` and `x-cgp-since`).
 //! - `cargo xtask peers`: install the other-language validators the tests compare
 //!   against (Python `jsonschema`, Node Ajv) under `target/peers`.
 //! - `cargo xtask test`: `peers`, then `cargo test --workspace`.
 
 use cgp_codegen::output::{self, Drift, RealFileSystem};
 use clap::{Parser, Subcommand};
-use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -34,6 +38,13 @@ enum Command {
     Peers,
     /// Install the peers, then run every test in the workspace.
     Test,
+    /// Freeze the working version's bundles in generated/schema/releases.json.
+    Release,
+    /// Declare another protocol version in schema/, e.g. contextgraph/1.1.
+    SetVersion {
+        /// The new version, `<name>/<major>.<minor>`.
+        version: String,
+    },
 }
 
 fn main() -> ExitCode {
@@ -52,6 +63,8 @@ fn main() -> ExitCode {
             code if code == ExitCode::SUCCESS => cargo_test(&root),
             code => code,
         },
+        Command::Release => release(&root),
+        Command::SetVersion { version } => set_version(&root, &version),
     }
 }
 
@@ -147,7 +160,22 @@ fn codegen(root: &std::path::Path) -> ExitCode {
         eprintln!("{problems}");
         return fail(&"the SPEC.md corpus does not hold; nothing was written (the docs embed it)");
     }
-    match output::write(root, &generation.files, &BTreeSet::new(), &RealFileSystem) {
+    let overwrites = cgp_codegen::release::overwrites(&generation.releases, &generation.files);
+    if !overwrites.is_empty() {
+        for problem in &overwrites {
+            eprintln!("{problem}");
+        }
+        return fail(&format!(
+            "{} is released and frozen; nothing was written. Declare a newer version in schema/ (`cargo xtask check` names the bump the changes need)",
+            generation.set.version
+        ));
+    }
+    match output::write(
+        root,
+        &generation.files,
+        &generation.foreign,
+        &RealFileSystem,
+    ) {
         Ok(report) => {
             for path in &report.written {
                 println!("wrote   {path}");
@@ -177,12 +205,30 @@ fn check(root: &std::path::Path) -> ExitCode {
         Ok(generation) => generation,
         Err(problems) => return fail(&problems),
     };
-    let gates: Vec<(&str, GateResult)> = vec![
-        ("corpus", corpus_gate(&generation)),
-        ("generated", generated_gate(root, &generation)),
-        ("sync", sync_gate(root, &generation)),
-        ("version", version_gate(root, &generation)),
-    ];
+    if report_gates(gates(root, &generation)) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Every gate of `check`, in the order they are reported.
+fn gates(
+    root: &std::path::Path,
+    generation: &cgp_codegen::Generation,
+) -> Vec<(&'static str, GateResult)> {
+    vec![
+        ("corpus", corpus_gate(generation)),
+        ("generated", generated_gate(root, generation)),
+        ("sync", sync_gate(root, generation)),
+        ("version", version_gate(root, generation)),
+        ("releases", releases_gate(root, generation)),
+        ("bump", bump_gate(root, generation)),
+    ]
+}
+
+/// Prints each gate's outcome; returns whether all of them hold.
+fn report_gates(gates: Vec<(&str, GateResult)>) -> bool {
     let mut failed = false;
     for (name, result) in gates {
         match result {
@@ -196,11 +242,7 @@ fn check(root: &std::path::Path) -> ExitCode {
             }
         }
     }
-    if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
+    !failed
 }
 
 /// The hand-written types must accept what the interop profile accepts and emit
@@ -265,7 +307,7 @@ fn version_gate(root: &std::path::Path, generation: &cgp_codegen::Generation) ->
 
 /// `generated/` must be exactly what `schema/` and SPEC.md produce.
 fn generated_gate(root: &std::path::Path, generation: &cgp_codegen::Generation) -> GateResult {
-    let drifts = output::compare(root, &generation.files, &BTreeSet::new())
+    let drifts = output::compare(root, &generation.files, &generation.foreign)
         .map_err(|problem| vec![problem.to_string()])?;
     if drifts.is_empty() {
         return Ok(format!(
@@ -287,4 +329,110 @@ fn generated_gate(root: &std::path::Path, generation: &cgp_codegen::Generation) 
         drifts.len()
     ));
     Err(problems)
+}
+
+/// Released bundles are frozen: each file the release manifest lists is on disk
+/// with its recorded SHA-256, and codegen would not change it.
+fn releases_gate(root: &std::path::Path, generation: &cgp_codegen::Generation) -> GateResult {
+    let problems = cgp_codegen::release::frozen_problems(root, generation);
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let releases = generation.releases.releases();
+    if releases.is_empty() {
+        return Ok("no protocol version is released yet".into());
+    }
+    let versions: Vec<String> = releases.iter().map(|r| r.version.to_string()).collect();
+    let files: usize = releases.iter().map(|r| r.files.len()).sum();
+    Ok(format!(
+        "{files} released files are unchanged ({})",
+        versions.join(", ")
+    ))
+}
+
+/// The schemas carry the protocol version bump their changes since the latest
+/// release require.
+fn bump_gate(root: &std::path::Path, generation: &cgp_codegen::Generation) -> GateResult {
+    let verdict = cgp_codegen::release::drift(root, generation).map_err(|problems| {
+        problems
+            .0
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+    })?;
+    if !verdict.passed() {
+        return Err(verdict.problems);
+    }
+    let mut summary = verdict.summary();
+    for note in &verdict.notes {
+        summary.push_str(&format!("\n     note: {note}"));
+    }
+    Ok(summary)
+}
+
+/// `cargo xtask release`: records the working version's bundles as released.
+fn release(root: &std::path::Path) -> ExitCode {
+    let generation = match cgp_codegen::generate(root) {
+        Ok(generation) => generation,
+        Err(problems) => return fail(&problems),
+    };
+    if !report_gates(gates(root, &generation)) {
+        return fail(&"refusing to release: every gate of `cargo xtask check` must pass first");
+    }
+    let version = &generation.set.version;
+    let (manifest, blessing) = match cgp_codegen::release::bless(&generation) {
+        Ok(blessed) => blessed,
+        Err(problem) => return fail(&format!("refusing to release: {problem}")),
+    };
+    if blessing == cgp_schema::release::Blessing::AlreadyReleased {
+        println!("{version} is already released with exactly these bundles; nothing to do");
+        return ExitCode::SUCCESS;
+    }
+    let mut files = generation.files.clone();
+    files.insert(
+        cgp_codegen::release::MANIFEST_PATH.to_owned(),
+        manifest.render(),
+    );
+    match output::write(root, &files, &generation.foreign, &RealFileSystem) {
+        Ok(_) => {
+            println!(
+                "released {version}: {} records the SHA-256 of its bundles; commit it",
+                cgp_codegen::release::MANIFEST_PATH
+            );
+            ExitCode::SUCCESS
+        }
+        Err(problem) => fail(&problem),
+    }
+}
+
+/// `cargo xtask set-version <version>`: rewrites the version the schemas declare.
+fn set_version(root: &std::path::Path, version: &str) -> ExitCode {
+    let version: cgp_schema::ProtocolVersion = match version.parse() {
+        Ok(version) => version,
+        Err(error) => return fail(&error),
+    };
+    let schema_dir = root.join(cgp_codegen::plan::SCHEMA_DIR);
+    let sources =
+        match cgp_schema::source::read_schema_dir(&schema_dir, cgp_codegen::plan::SCHEMA_DIR) {
+            Ok(sources) => sources,
+            Err(problems) => return fail(&problems),
+        };
+    let changed = match cgp_schema::release::set_version(&sources, &version) {
+        Ok(changed) => changed,
+        Err(problem) => return fail(&problem),
+    };
+    for (path, text) in &changed {
+        if let Err(error) = std::fs::write(schema_dir.join(path), text) {
+            return fail(&format!(
+                "{}/{path}: cannot write: {error}",
+                cgp_codegen::plan::SCHEMA_DIR
+            ));
+        }
+        println!("wrote   {}/{path}", cgp_codegen::plan::SCHEMA_DIR);
+    }
+    println!(
+        "schema/ declares {version} ({} files changed); run `cargo xtask codegen`, then `cargo xtask check`",
+        changed.len()
+    );
+    ExitCode::SUCCESS
 }

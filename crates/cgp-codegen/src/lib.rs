@@ -5,10 +5,12 @@
 //!   `check` uses instead.
 //! - [`rust`]: the typify crate generated from the interop bundle.
 //! - [`docs`]: the human docs, rendered with minijinja.
+//! - [`release`]: the release manifest and frozen bundles on disk.
 
 pub mod docs;
 pub mod output;
 pub mod plan;
+pub mod release;
 pub mod rust;
 
 pub use plan::{Generation, generate};

@@ -7,11 +7,12 @@
 //! crate and the docs.
 //! Nothing here touches the disk except reading the inputs.
 
-use crate::{docs, rust};
+use crate::{docs, release, rust};
 use cgp_schema::corpus::{self, Example};
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
-use cgp_schema::{Bundle, Profile, SchemaSet, Validator, bundle};
-use std::collections::BTreeMap;
+use cgp_schema::release::Manifest;
+use cgp_schema::{Bundle, Profile, ProtocolVersion, SchemaSet, Validator, bundle};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Where the hand-authored schemas live, relative to the repository root.
@@ -33,8 +34,14 @@ pub struct Generation {
     /// Examples whose `expect=` does not hold. Codegen refuses to write while
     /// there are any (the docs embed the corpus); `check` reports them.
     pub corpus_failures: Vec<Diagnostic>,
-    /// Every generated file: repository-relative path to contents.
+    /// Every generated file: repository-relative path to contents. The release
+    /// manifest is among them (re-rendered canonically) when it exists.
     pub files: BTreeMap<String, String>,
+    /// The released versions (`generated/schema/releases.json`).
+    pub releases: Manifest,
+    /// Files under `generated/` that codegen keeps but does not generate: the
+    /// frozen bundles of released versions other than the working one.
+    pub foreign: BTreeSet<String>,
 }
 
 impl Generation {
@@ -47,10 +54,13 @@ impl Generation {
 
 /// Where a bundle's published files go, relative to the repository root.
 pub fn bundle_path(set: &SchemaSet, profile: Profile) -> String {
-    format!(
-        "generated/schema/{}/{profile}.schema.json",
-        set.version.slug()
-    )
+    published_path(&set.version, profile)
+}
+
+/// Where the bundle of `profile` for `version` is published, relative to the
+/// repository root, e.g. `generated/schema/contextgraph-1.0/interop.schema.json`.
+pub fn published_path(version: &ProtocolVersion, profile: Profile) -> String {
+    format!("generated/schema/{}/{profile}.schema.json", version.slug())
 }
 
 /// Describes a bundle schema pointer by its source location, e.g.
@@ -137,11 +147,18 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
     )
     .map_err(Diagnostics::one)?;
     files.extend(pages);
+    let releases = release::read_manifest(root)?;
+    if !releases.is_empty() {
+        files.insert(release::MANIFEST_PATH.to_owned(), releases.render());
+    }
+    let foreign = release::foreign(&releases, &files);
     Ok(Generation {
         set,
         bundles,
         examples,
         corpus_failures: failures,
         files,
+        releases,
+        foreign,
     })
 }

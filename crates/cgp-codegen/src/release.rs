@@ -1,0 +1,120 @@
+//! Released versions on disk: the manifest `generated/schema/releases.json`, the
+//! frozen bundles it lists, and the inputs of the drift gate.
+//!
+//! The rules live in [`cgp_schema::release`]; this module only knows where the
+//! files are. Codegen never owns a released bundle of another version (it is
+//! passed to the writer as foreign, so it survives a version bump), and never
+//! overwrites a frozen file with other bytes.
+
+use crate::plan::{self, Generation};
+use cgp_schema::classify::Side;
+use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
+use cgp_schema::release::{self, Blessing, Manifest, Verdict};
+use cgp_schema::{Profile, ProtocolVersion};
+use std::collections::{BTreeMap, BTreeSet};
+use std::io;
+use std::path::Path;
+
+/// The release manifest, relative to the repository root.
+pub const MANIFEST_PATH: &str = "generated/schema/releases.json";
+
+/// Reads the release manifest; a missing manifest means nothing is released.
+pub fn read_manifest(root: &Path) -> Result<Manifest, Diagnostics> {
+    match std::fs::read_to_string(root.join(MANIFEST_PATH)) {
+        Ok(text) => Manifest::parse(MANIFEST_PATH, &text),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(Manifest::default()),
+        Err(error) => Err(Diagnostic::file(MANIFEST_PATH, format!("cannot read: {error}")).into()),
+    }
+}
+
+/// Released files the plan does not generate: the bundles of released versions
+/// other than the working one. The writer keeps them.
+pub fn foreign(manifest: &Manifest, files: &BTreeMap<String, String>) -> BTreeSet<String> {
+    manifest
+        .files()
+        .into_iter()
+        .filter(|path| !files.contains_key(path))
+        .collect()
+}
+
+/// Planned files that would replace a frozen file with other bytes: the working
+/// version is released and the schemas changed without a version bump.
+pub fn overwrites(manifest: &Manifest, files: &BTreeMap<String, String>) -> Vec<String> {
+    files
+        .iter()
+        .filter_map(|(path, text)| manifest.verify(path, Some(text.as_bytes())).err())
+        .map(|problem| format!("codegen would change a frozen file: {problem}"))
+        .collect()
+}
+
+/// The frozen-release gate: every released file is on disk with its recorded
+/// digest, and codegen would not change any of them. Returns the problems.
+pub fn frozen_problems(root: &Path, generation: &Generation) -> Vec<String> {
+    let manifest = &generation.releases;
+    let mut problems = Vec::new();
+    for path in manifest.files() {
+        let contents = match std::fs::read(root.join(&path)) {
+            Ok(bytes) => Some(bytes),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => None,
+            Err(error) => {
+                problems.push(format!("{path}: cannot read: {error}"));
+                continue;
+            }
+        };
+        if let Err(problem) = manifest.verify(&path, contents.as_deref()) {
+            problems.push(problem);
+        }
+    }
+    problems.extend(overwrites(manifest, &generation.files));
+    problems
+}
+
+/// The drift gate: the latest release's published interop bundle against the
+/// working schemas.
+pub fn drift(root: &Path, generation: &Generation) -> Result<Verdict, Diagnostics> {
+    let working = Side::from_source(generation.set.clone())?;
+    let Some(latest) = generation.releases.latest() else {
+        return Ok(release::judge(None, &working));
+    };
+    let path = plan::published_path(&latest.version, Profile::Interop);
+    let text = std::fs::read_to_string(root.join(&path)).map_err(|error| {
+        Diagnostic::file(
+            &path,
+            format!(
+                "cannot read the published bundle of released {}: {error}",
+                latest.version
+            ),
+        )
+    })?;
+    let released = Side::from_bundle_text(&path, &text)?;
+    if released.version() != &latest.version {
+        return Err(Diagnostic::file(
+            &path,
+            format!(
+                "declares {}, but the manifest lists it for {}",
+                released.version(),
+                latest.version
+            ),
+        )
+        .into());
+    }
+    Ok(release::judge(Some(&released), &working))
+}
+
+/// Records the working version's bundles in the manifest. Returns the new
+/// manifest, or why the version cannot be released.
+pub fn bless(generation: &Generation) -> Result<(Manifest, Blessing), String> {
+    let version: &ProtocolVersion = &generation.set.version;
+    let mut bundles = BTreeMap::new();
+    for profile in Profile::ALL {
+        let path = plan::published_path(version, profile);
+        let text = generation
+            .files
+            .get(&path)
+            .ok_or_else(|| format!("{path}: codegen does not plan this bundle"))?;
+        bundles.insert(path, text.clone());
+    }
+    let mut manifest = generation.releases.clone();
+    let blessing = manifest.bless(version, &bundles)?;
+    Ok((manifest, blessing))
+}
