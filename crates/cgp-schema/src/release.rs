@@ -574,6 +574,53 @@ mod tests {
         text.parse().expect("version")
     }
 
+    fn side(version: &str, extra: Value) -> Side {
+        let mut members = json!({"type": {"const": "ask"}, "goal": {"type": "string"}});
+        if let (Some(members), Value::Object(extra)) = (members.as_object_mut(), extra) {
+            members.extend(extra);
+        }
+        let document = json!({
+            "x-cgp-profile": "interop",
+            "x-cgp-protocol-version": version,
+            "oneOf": [{"x-cgp-direction": "host-to-provider", "type": "object",
+                       "properties": members, "required": ["type", "goal"]}],
+            "$defs": {}
+        });
+        let text = serde_json::to_string_pretty(&document).unwrap_or_default();
+        Side::from_bundle_text("b.json", &text).expect("bundle")
+    }
+
+    #[test]
+    fn judge_holds_the_version_to_the_changes() {
+        let released = side("demo/1.0", json!({}));
+        let unchanged = |v: &str| judge(Some(&released), &side(v, json!({})));
+        let same = unchanged("demo/1.0");
+        assert!(same.passed());
+        assert_eq!(same.summary(), "schema/ is released demo/1.0, unchanged");
+        assert_eq!(
+            unchanged("demo/1.1").problems,
+            vec!["schema/ is identical to released demo/1.0, so its version must stay demo/1.0; schema says demo/1.1".to_owned()]
+        );
+        assert_eq!(
+            judge(Some(&side("demo/1.2", json!({}))), &side("demo/1.1", json!({}))).problems,
+            vec!["schema says demo/1.1, but the latest release is demo/1.2; the working version must be demo/1.2 or newer".to_owned()]
+        );
+        let added = json!({"note": {"type": ["string", "null"]}});
+        let skipped = judge(Some(&released), &side("demo/1.3", added.clone()));
+        assert!(skipped.passed(), "{:?}", skipped.problems);
+        assert_eq!(
+            skipped.notes,
+            vec!["demo/1.3 skips demo/1.1, the next minor version after demo/1.0".to_owned()]
+        );
+        assert_eq!(skipped.required_version, Some(version("demo/1.1")));
+        let first = judge(None, &side("demo/1.0", added));
+        assert!(first.passed());
+        assert_eq!(
+            first.summary(),
+            "no protocol version is released yet; `cargo xtask release` freezes demo/1.0"
+        );
+    }
+
     #[test]
     fn the_manifest_renders_sorted_and_parses_back() {
         let mut manifest = Manifest::default();
