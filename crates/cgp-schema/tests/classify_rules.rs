@@ -1104,3 +1104,40 @@ fn the_published_bundle_compares_equal_to_its_sources() {
         assert_eq!(comparison.changes, Vec::new(), "{}", comparison.to_human());
     }
 }
+
+/// SPEC.md §Compatibility documents every rule, with the bump the code requires.
+#[test]
+fn the_spec_rule_table_matches_the_rules() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let spec = std::fs::read_to_string(root.join("SPEC.md")).expect("SPEC.md");
+    let table = spec
+        .split("**The classifier's rules.**")
+        .nth(1)
+        .expect("SPEC.md §Compatibility has the rule table");
+    let rows: Vec<(String, String)> = table
+        .lines()
+        .skip_while(|line| !line.starts_with("| Rule |"))
+        .skip(2)
+        .take_while(|line| line.starts_with('|'))
+        .map(|line| {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            (
+                cells.get(1).unwrap_or(&"").trim_matches('`').to_owned(),
+                cells.get(3).unwrap_or(&"").to_string(),
+            )
+        })
+        .collect();
+    let expected: Vec<(String, String)> = Rule::ALL
+        .iter()
+        .map(|rule| {
+            let bump = match rule.decision() {
+                classify::Decision::Fixed(bump) => bump.to_string(),
+                classify::Decision::Narrowed | classify::Decision::Widened => {
+                    "major or minor".to_owned()
+                }
+            };
+            (rule.id().to_owned(), bump)
+        })
+        .collect();
+    assert_eq!(rows, expected);
+}
