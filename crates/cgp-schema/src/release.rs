@@ -340,11 +340,14 @@ impl Verdict {
         if count == 0 {
             return format!("schema/ is released {latest}, unchanged");
         }
+        let need = match self.comparison.required_bump {
+            Bump::None => "no bump".to_owned(),
+            bump => format!("a {bump} bump"),
+        };
         format!(
-            "{count} change{} since released {latest} need{} a {} bump; schema says {}",
+            "{count} change{} since released {latest} need{} {need}; schema says {}",
             if count == 1 { "" } else { "s" },
             if count == 1 { "s" } else { "" },
-            self.comparison.required_bump,
             self.working
         )
     }
@@ -613,6 +616,20 @@ mod tests {
             vec!["demo/1.3 skips demo/1.1, the next minor version after demo/1.0".to_owned()]
         );
         assert_eq!(skipped.required_version, Some(version("demo/1.1")));
+        assert_eq!(
+            skipped.summary(),
+            "1 change since released demo/1.0 needs a minor bump; schema says demo/1.3"
+        );
+        let documented = side(
+            "demo/1.1",
+            json!({"goal": {"type": "string", "description": "Why."}}),
+        );
+        let verdict = judge(Some(&released), &documented);
+        assert!(verdict.passed(), "{:?}", verdict.problems);
+        assert_eq!(
+            verdict.summary(),
+            "1 change since released demo/1.0 needs no bump; schema says demo/1.1"
+        );
         let first = judge(None, &side("demo/1.0", added));
         assert!(first.passed());
         assert_eq!(
