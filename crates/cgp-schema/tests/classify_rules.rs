@@ -670,6 +670,8 @@ fn every_rule_has_a_fixture_pair() {
             Box::new(|files: &mut Files| {
                 at(files, QUERY, "/properties/goal")["description"] = json!("What it is for.");
                 at(files, QUERY, "/properties/goal")["examples"] = json!(["fix the build"]);
+                at(files, QUERY, "/properties/goal")["title"] = json!("Goal");
+                at(files, QUERY, "/properties/goal")["x-cgp-spec"] = json!("SPEC.md#goal");
                 *at(files, "variants/ask.schema.json", "/description") = json!("A question.");
             }),
             vec![
@@ -678,7 +680,7 @@ fn every_rule_has_a_fixture_pair() {
                     "/Query/goal",
                     H2P,
                     "none",
-                    "`description`, `examples` changed (documentation only)",
+                    "`title`, `description`, `examples`, `x-cgp-spec` changed (documentation only)",
                 ),
                 (
                     "DOCUMENTATION_CHANGED",
