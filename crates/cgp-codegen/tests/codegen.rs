@@ -78,7 +78,7 @@ fn codegen_removes_stale_files_that_check_reports() {
     let tree = Tree::new("stale");
     tree.write("generated/docs/types/Retired.md", "# Retired\n");
     let generation = cgp_codegen::generate(&tree.0).expect("generate");
-    let drifts = output::compare(&tree.0, &generation.files, &BTreeSet::new()).expect("compare");
+    let drifts = output::compare(&tree.0, &generation.files, &generation.foreign).expect("compare");
     assert_eq!(
         drifts,
         vec![Drift::Extra("generated/docs/types/Retired.md".into())]
@@ -86,7 +86,7 @@ fn codegen_removes_stale_files_that_check_reports() {
     let report = output::write(
         &tree.0,
         &generation.files,
-        &BTreeSet::new(),
+        &generation.foreign,
         &RealFileSystem,
     )
     .expect("write");
@@ -97,7 +97,7 @@ fn codegen_removes_stale_files_that_check_reports() {
     assert!(report.written.is_empty());
     assert!(!tree.0.join("generated/docs/types/Retired.md").exists());
     assert!(
-        output::compare(&tree.0, &generation.files, &BTreeSet::new())
+        output::compare(&tree.0, &generation.files, &generation.foreign)
             .expect("compare")
             .is_empty()
     );
@@ -110,7 +110,7 @@ fn check_reports_a_changed_file_with_a_diff_and_never_writes() {
     let edited = tree.read(file).replace("# Transform", "# Transformation");
     tree.write(file, &edited);
     let generation = cgp_codegen::generate(&tree.0).expect("generate");
-    let drifts = output::compare(&tree.0, &generation.files, &BTreeSet::new()).expect("compare");
+    let drifts = output::compare(&tree.0, &generation.files, &generation.foreign).expect("compare");
     assert_eq!(drifts.len(), 1);
     let Drift::Changed { path, diff } = &drifts[0] else {
         panic!("{drifts:?}")
@@ -160,7 +160,14 @@ impl FileSystem for Failing {
     }
 }
 
-fn stale_tree(name: &str) -> (Tree, BTreeMap<String, String>, Vec<(String, String)>) {
+fn stale_tree(
+    name: &str,
+) -> (
+    Tree,
+    BTreeMap<String, String>,
+    BTreeSet<String>,
+    Vec<(String, String)>,
+) {
     let tree = Tree::new(name);
     let generation = cgp_codegen::generate(&tree.0).expect("generate");
     let targets = [
@@ -174,7 +181,7 @@ fn stale_tree(name: &str) -> (Tree, BTreeMap<String, String>, Vec<(String, Strin
         tree.write(file, &old);
         before.push((file.to_owned(), old));
     }
-    (tree, generation.files, before)
+    (tree, generation.files, generation.foreign, before)
 }
 
 fn leftovers(root: &Path) -> Vec<String> {
@@ -189,13 +196,13 @@ fn leftovers(root: &Path) -> Vec<String> {
 
 #[test]
 fn a_write_failing_half_way_leaves_every_previous_file_intact() {
-    let (tree, files, before) = stale_tree("write-fails");
+    let (tree, files, foreign, before) = stale_tree("write-fails");
     let failing = Failing {
         fail_on: "write",
         after: 1,
         seen: Cell::new(0),
     };
-    let error = output::write(&tree.0, &files, &BTreeSet::new(), &failing).expect_err("injected");
+    let error = output::write(&tree.0, &files, &foreign, &failing).expect_err("injected");
     assert_eq!(
         error.to_string(),
         "generated/docs/types/Relation.md: cannot write: injected failure; nothing was changed"
@@ -212,13 +219,13 @@ fn a_write_failing_half_way_leaves_every_previous_file_intact() {
 
 #[test]
 fn a_rename_failing_half_way_names_the_file_and_keeps_it_whole() {
-    let (tree, files, before) = stale_tree("rename-fails");
+    let (tree, files, foreign, before) = stale_tree("rename-fails");
     let failing = Failing {
         fail_on: "rename",
         after: 1,
         seen: Cell::new(0),
     };
-    let error = output::write(&tree.0, &files, &BTreeSet::new(), &failing).expect_err("injected");
+    let error = output::write(&tree.0, &files, &foreign, &failing).expect_err("injected");
     assert_eq!(
         error.to_string(),
         "generated/docs/types/Relation.md: cannot replace: injected failure; this file and the ones after it keep their previous contents (already updated: generated/docs/types/FrameId.md)"
