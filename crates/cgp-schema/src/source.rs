@@ -593,6 +593,7 @@ impl Checker<'_> {
             }
             self.vocabulary(file);
         }
+        self.reference_cycles(set);
         for file in set.files.values() {
             let reachable = file.path == ENVELOPE_FILE
                 || set.is_variant(&file.path)
@@ -603,6 +604,63 @@ impl Checker<'_> {
                     "",
                     "this file is not referenced from the envelope or from any type it reaches",
                 );
+            }
+        }
+    }
+
+    /// A chain of schemas that are nothing but `$ref`s and comes back to where
+    /// it started constrains nothing and sends generators round in circles.
+    /// (Recursion through members, such as a type that contains itself, is fine.)
+    fn reference_cycles(&mut self, set: &SchemaSet) {
+        let mut reported = BTreeSet::new();
+        for file in set.files.values() {
+            let mut starts = Vec::new();
+            keywords::walk(&file.document.value, "", &mut |schema, pointer| {
+                if pure_reference(schema).is_some() {
+                    starts.push(pointer.to_owned());
+                }
+            });
+            for start in starts {
+                let mut chain = vec![Target {
+                    path: file.path.clone(),
+                    pointer: start.clone(),
+                }];
+                loop {
+                    let Some(current) = chain.last() else { break };
+                    let Some(reference) = set
+                        .files
+                        .get(&current.path)
+                        .and_then(|f| f.document.value.pointer(&current.pointer))
+                        .and_then(Value::as_object)
+                        .and_then(pure_reference)
+                    else {
+                        break;
+                    };
+                    let Ok(next) = set.resolve(&current.path, reference) else {
+                        break;
+                    };
+                    if let Some(loop_start) = chain.iter().position(|seen| *seen == next) {
+                        let cycle: Vec<Target> = chain[loop_start..].to_vec();
+                        let key = cycle.iter().min().cloned();
+                        if key.is_some_and(|key| reported.insert(key)) {
+                            let shown: Vec<String> = cycle
+                                .iter()
+                                .chain(std::iter::once(&next))
+                                .map(|target| format!("{}#{}", target.path, target.pointer))
+                                .collect();
+                            self.at(
+                                file,
+                                &format!("{start}/$ref"),
+                                format!(
+                                    "`$ref` cycle with no schema in between: {}",
+                                    shown.join(" -> ")
+                                ),
+                            );
+                        }
+                        break;
+                    }
+                    chain.push(next);
+                }
             }
         }
     }
@@ -912,6 +970,28 @@ pub fn open_vocabulary_values(schema: &Value, root: &Value) -> Result<Vec<String
                 .collect()
         })
         .ok_or_else(|| "the known values must be a non-empty list of strings".into())
+}
+
+/// The `$ref` of a schema that is nothing but a reference (plus annotations).
+fn pure_reference(schema: &Map<String, Value>) -> Option<&str> {
+    let reference = schema.get("$ref")?.as_str()?;
+    let annotations_only = schema.keys().all(|keyword| {
+        keyword == "$ref"
+            || keyword.starts_with("x-cgp-")
+            || matches!(
+                keyword.as_str(),
+                "$schema"
+                    | "$id"
+                    | "$comment"
+                    | "$defs"
+                    | "title"
+                    | "description"
+                    | "examples"
+                    | "default"
+                    | "deprecated"
+            )
+    });
+    annotations_only.then_some(reference)
 }
 
 fn is_type_name(title: &str) -> bool {

@@ -222,3 +222,49 @@ fn a_stray_file_is_refused_rather_than_skipped() {
         "schema/notes.json: is not a schema file: every file under the schema root must end in `.schema.json`"
     );
 }
+
+#[test]
+fn a_reference_cycle_with_no_schema_in_between_is_named() {
+    let mut sources = sources();
+    let header = |name: &str, title: &str| {
+        format!(
+            "{{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\", \"$id\": \"https://cgp-schema.dev/contextgraph-1/types/{name}.schema.json\", \"title\": \"{title}\", \"description\": \"d\", \"x-cgp-since\": \"1.0\",\n\"$ref\": \"{}.schema.json\"}}",
+            if name == "loop-a" { "loop-b" } else { "loop-a" }
+        )
+    };
+    sources.push(("types/loop-a.schema.json".into(), header("loop-a", "LoopA")));
+    sources.push(("types/loop-b.schema.json".into(), header("loop-b", "LoopB")));
+    let transform = sources
+        .iter_mut()
+        .find(|(path, _)| path == "types/transform.schema.json")
+        .expect("file");
+    let mut schema: serde_json::Value = serde_json::from_str(&transform.1).expect("json");
+    schema["properties"]["next"] = serde_json::json!({"$ref": "loop-a.schema.json", "description": "n", "x-cgp-since": "1.0", "x-cgp-emit": "omit-if-absent"});
+    transform.1 = serde_json::to_string_pretty(&schema).expect("json");
+    let report = SchemaSet::from_sources("schema", sources)
+        .expect_err("a cycle")
+        .to_string();
+    assert_eq!(
+        report,
+        "schema/types/loop-a.schema.json:2:9: /$ref: `$ref` cycle with no schema in between: types/loop-a.schema.json# -> types/loop-b.schema.json# -> types/loop-a.schema.json#"
+    );
+}
+
+#[test]
+fn recursion_through_a_member_is_a_legitimate_recursive_type() {
+    let mut sources = sources();
+    let transform = sources
+        .iter_mut()
+        .find(|(path, _)| path == "types/transform.schema.json")
+        .expect("file");
+    let mut schema: serde_json::Value = serde_json::from_str(&transform.1).expect("json");
+    schema["properties"]["previous"] = serde_json::json!({"$ref": "transform.schema.json", "description": "p", "x-cgp-since": "1.0", "x-cgp-emit": "omit-if-absent"});
+    transform.1 = serde_json::to_string_pretty(&schema).expect("json");
+    let set = SchemaSet::from_sources("schema", sources).expect("a recursive type loads");
+    let bundle = cgp_schema::bundle(&set, cgp_schema::Profile::Interop).expect("bundles");
+    let validator = cgp_schema::Validator::new(&bundle).expect("compiles");
+    let nested = serde_json::json!({"method": "m", "implementation": "i", "version": "v", "previous": {"method": "m", "implementation": "i", "version": 1}});
+    let violations = validator.validate("Transform", &nested).expect("type");
+    assert_eq!(violations.len(), 1);
+    assert_eq!(violations[0].instance_path, "/previous/version");
+}
