@@ -625,8 +625,7 @@ impl Checker<'_> {
                     path: file.path.clone(),
                     pointer: start.clone(),
                 }];
-                loop {
-                    let Some(current) = chain.last() else { break };
+                while let Some(current) = chain.last() {
                     let Some(reference) = set
                         .files
                         .get(&current.path)
