@@ -141,7 +141,12 @@ pub fn compare(
                 path: path.clone(),
                 diff: short_diff(&String::from_utf8_lossy(&bytes), planned),
             }),
-            Err(error) if error.kind() == io::ErrorKind::NotFound => {
+            Err(error)
+                if matches!(
+                    error.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+                ) =>
+            {
                 drifts.push(Drift::Missing(path.clone()))
             }
             Err(error) => {

@@ -1,0 +1,166 @@
+//! Hostile trees: `cargo xtask check` and `codegen` never fetch, never panic,
+//! and name the file and line of what is wrong.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create directory");
+    for entry in std::fs::read_dir(from).expect("read directory") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy file");
+        }
+    }
+}
+
+struct Tree(PathBuf);
+
+impl Tree {
+    fn new(name: &str) -> Self {
+        let root = std::env::temp_dir().join(format!("cgp-hostile-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for part in ["schema", "generated", "crates/cgp-types/src"] {
+            copy_dir(&repo().join(part), &root.join(part));
+        }
+        std::fs::copy(repo().join("SPEC.md"), root.join("SPEC.md")).expect("copy SPEC.md");
+        Tree(root)
+    }
+
+    fn replace(&self, file: &str, from: &str, to: &str) {
+        let path = self.0.join(file);
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(text.contains(from), "{file} lacks {from:?}");
+        std::fs::write(&path, text.replacen(from, to, 1)).expect("write");
+    }
+
+    fn xtask(&self, command: &str) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_xtask"))
+            .arg("--root")
+            .arg(&self.0)
+            .arg(command)
+            .output()
+            .expect("run xtask")
+    }
+}
+
+impl Drop for Tree {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn an_http_ref_is_refused_without_opening_a_socket() {
+    let tree = Tree::new("http");
+    tree.replace(
+        "schema/types/context-frame.schema.json",
+        "\"content-ref.schema.json\"",
+        "\"http://127.0.0.1:9/content-ref.schema.json\"",
+    );
+    let trace = tree.0.join("trace.txt");
+    let output = Command::new("strace")
+        .args(["-f", "-qq", "-e", "trace=socket,connect", "-o"])
+        .arg(&trace)
+        .arg(env!("CARGO_BIN_EXE_xtask"))
+        .arg("--root")
+        .arg(&tree.0)
+        .arg("check")
+        .output()
+        .expect("strace is needed for this test (apt-get install strace)");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("`$ref` `http://127.0.0.1:9/content-ref.schema.json` points outside this schema set; references resolve from local files under the schema root only and are never fetched"),
+        "{}",
+        stderr(&output)
+    );
+    let calls = std::fs::read_to_string(&trace).expect("trace");
+    let network: Vec<&str> = calls
+        .lines()
+        .filter(|line| line.contains("AF_INET") || line.contains("connect("))
+        .collect();
+    assert!(
+        network.is_empty(),
+        "xtask touched the network:\n{}",
+        network.join("\n")
+    );
+}
+
+#[test]
+fn an_unterminated_fence_in_spec_is_named() {
+    let tree = Tree::new("fence");
+    let spec = std::fs::read_to_string(tree.0.join("SPEC.md")).expect("read");
+    std::fs::write(tree.0.join("SPEC.md"), format!("{spec}\n```json cgp-example name=late target=Envelope expect=valid\n{{\"type\": \"shutdown\"}}\n")).expect("write");
+    let line = spec.lines().count() + 2;
+    let output = tree.xtask("check");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains(&format!(
+            "SPEC.md:{line}:1: unterminated code fence: it runs to the end of the file"
+        )),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn a_duplicate_example_name_is_named_with_both_lines() {
+    let tree = Tree::new("duplicate");
+    let spec = std::fs::read_to_string(tree.0.join("SPEC.md")).expect("read");
+    let first = spec
+        .lines()
+        .position(|l| l.contains("name=query.minimal "))
+        .expect("example")
+        + 1;
+    std::fs::write(tree.0.join("SPEC.md"), format!("{spec}\n```json cgp-example name=query.minimal target=Envelope expect=valid\n{{\"type\": \"shutdown\"}}\n```\n")).expect("write");
+    let line = spec.lines().count() + 2;
+    let output = tree.xtask("check");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains(&format!(
+            "SPEC.md:{line}:1: duplicate example name `query.minimal` (first used on line {first})"
+        )),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn an_unwritable_generated_directory_is_named_and_nothing_is_lost() {
+    let tree = Tree::new("unwritable");
+    // A plain file where codegen needs a directory: no permission trick, so the
+    // test holds when run as root too.
+    std::fs::remove_dir_all(tree.0.join("generated/docs")).expect("remove");
+    std::fs::write(tree.0.join("generated/docs"), "not a directory").expect("write");
+    let before = std::fs::read(tree.0.join("generated/rust/src/types.rs")).expect("read");
+    std::fs::write(tree.0.join("generated/rust/src/types.rs"), b"// stale\n").expect("write");
+    let output = tree.xtask("codegen");
+    assert_eq!(output.status.code(), Some(1));
+    let report = stderr(&output);
+    assert!(
+        report.starts_with("generated/docs/README.md: cannot create its directory:"),
+        "{report}"
+    );
+    assert!(report.contains("nothing was changed"), "{report}");
+    assert_eq!(
+        std::fs::read(tree.0.join("generated/docs")).expect("read"),
+        b"not a directory"
+    );
+    assert_eq!(
+        std::fs::read(tree.0.join("generated/rust/src/types.rs")).expect("read"),
+        b"// stale\n",
+        "a file was written although the run failed"
+    );
+    assert_ne!(before, b"// stale\n");
+}
