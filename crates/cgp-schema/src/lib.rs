@@ -13,6 +13,7 @@
 //! - [`classify`]: what changed between two schema versions, and the bump it needs.
 //! - [`release`]: released versions (the frozen-bundle manifest) and the drift gate.
 //! - [`transcript`]: check messages as they travel (NDJSON lines, documents).
+//! - [`stream`]: check a whole NDJSON stream in order, on several threads.
 //! - [`semantic`]: the semantic rules of SPEC.md (B1, B3, F1, D1, P1–P3, H4, …).
 
 pub mod bundle;
@@ -25,6 +26,7 @@ pub mod keywords;
 pub mod release;
 pub mod semantic;
 pub mod source;
+pub mod stream;
 pub mod sync;
 pub mod transcript;
 pub mod validate;

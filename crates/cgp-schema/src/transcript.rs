@@ -276,6 +276,13 @@ fn parse_failure(text: &str, error: &serde_json::Error) -> Finding {
             let mut message = located.message;
             if text.trim().is_empty() {
                 message = format!("{message} (an empty line is not a message)");
+            } else if let Some(literal) = message
+                .strip_prefix("expected `")
+                .and_then(|rest| rest.strip_suffix('`'))
+            {
+                // `json_text` read the first letter as the start of a literal.
+                let found = word_at(text, located.position);
+                message = format!("expected a JSON value, found `{found}` (not `{literal}`)");
             }
             Finding::text(located.pointer, message, Some(located.position))
         }
@@ -411,6 +418,21 @@ fn number_literal(text: &str, position: Position) -> Option<String> {
     rest.get(..end).map(str::to_owned)
 }
 
+/// The word that starts at `position` in `text`, cut to a readable length.
+fn word_at(text: &str, position: Position) -> String {
+    let line = text
+        .split('\n')
+        .nth(position.line.saturating_sub(1))
+        .unwrap_or_default();
+    let word: String = line
+        .chars()
+        .skip(position.column.saturating_sub(1))
+        .take_while(|c| !c.is_whitespace() && !matches!(c, ',' | ':' | '}' | ']'))
+        .take(24)
+        .collect();
+    word
+}
+
 /// Parses JSON text into a value, rejecting duplicate member names at any depth
 /// and anything after the value but whitespace.
 pub fn parse_unique(text: &str) -> Result<Value, serde_json::Error> {
@@ -526,19 +548,35 @@ impl<'v> TranscriptChecker<'v> {
 
     /// Checks the next message. `origin` names it in later messages (`line 3`).
     pub fn check(&mut self, bytes: &[u8], origin: &str) -> Checked {
-        let mut checked = check_unlocated(self.validator, bytes);
-        if self.semantic {
-            if let Some(envelope) = &checked.envelope {
-                let mut found = self.session.observe(envelope, origin);
-                found.extend(semantic::check_envelope(envelope, self.session.context()));
-                found.sort();
-                checked
-                    .findings
-                    .extend(found.into_iter().map(Finding::semantic));
-            }
-        }
-        locate(bytes, &mut checked.findings);
+        let mut checked = check_message(self.validator, bytes);
+        self.add_semantic(bytes, origin, &mut checked);
         checked
+    }
+
+    /// Adds the semantic findings to the verdict [`check_message`] gave on the
+    /// next message (`bytes`), for checks that run the per-message layers
+    /// elsewhere (on other threads) and the rules across messages here, in order.
+    pub fn add_semantic(&mut self, bytes: &[u8], origin: &str, checked: &mut Checked) {
+        let before = checked.findings.len();
+        self.semantic_rules(checked, origin);
+        if let Some(added) = checked.findings.get_mut(before..) {
+            locate(bytes, added);
+            added.sort_by_key(|finding| finding.position);
+        }
+    }
+
+    fn semantic_rules(&mut self, checked: &mut Checked, origin: &str) {
+        if !self.semantic {
+            return;
+        }
+        if let Some(envelope) = &checked.envelope {
+            let mut found = self.session.observe(envelope, origin);
+            found.extend(semantic::check_envelope(envelope, self.session.context()));
+            found.sort();
+            checked
+                .findings
+                .extend(found.into_iter().map(Finding::semantic));
+        }
     }
 }
 

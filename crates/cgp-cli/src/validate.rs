@@ -1,0 +1,305 @@
+//! `cgp validate`: rendering the library's verdicts on transcripts.
+
+use crate::style::Style;
+use cgp_schema::Validator;
+use cgp_schema::stream::{LineVerdict, StreamError, StreamOptions, check_stream};
+use cgp_schema::transcript::{Checked, Finding, TranscriptChecker};
+use cgp_types::MAX_LINE_BYTES;
+use serde_json::{Value, json};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+use std::process::ExitCode;
+
+/// How results are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// `FILE:LINE:COL: <variant>: <pointer>: <message> (<origin>)`, one line per
+    /// error, then `N passed, M failed`.
+    Human,
+    /// One JSON object per input message, then `{"summary": …}`.
+    Json,
+}
+
+/// What `cgp validate` was asked to do.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The output format.
+    pub format: Format,
+    /// Add the semantic rules.
+    pub semantic: bool,
+    /// Each input is one JSON document, not NDJSON.
+    pub json_document: bool,
+    /// The inputs; `-` is standard input.
+    pub paths: Vec<String>,
+}
+
+/// The largest JSON document `--json-document` reads: the 16 MiB the HTTP
+/// transport allows a body.
+pub const MAX_DOCUMENT_BYTES: usize = MAX_LINE_BYTES;
+
+#[derive(Debug, Default)]
+struct Totals {
+    passed: u64,
+    failed: u64,
+}
+
+struct Output<W: Write> {
+    out: W,
+    format: Format,
+    style: Style,
+    totals: Totals,
+}
+
+impl<W: Write> Output<W> {
+    /// Renders the verdict on the message that starts on `line` of `file`.
+    fn message(&mut self, file: &str, line: usize, checked: &Checked) -> io::Result<()> {
+        if checked.is_valid() {
+            self.totals.passed += 1;
+        } else {
+            self.totals.failed += 1;
+        }
+        let variant = checked.variant.map(|v| v.as_str());
+        match self.format {
+            Format::Human => {
+                for finding in &checked.findings {
+                    self.human(file, line, variant, finding)?;
+                }
+                Ok(())
+            }
+            Format::Json => {
+                let errors: Vec<Value> = checked
+                    .findings
+                    .iter()
+                    .map(|finding| finding_json(line, finding))
+                    .collect();
+                let object = json!({
+                    "file": file,
+                    "line": line,
+                    "valid": checked.is_valid(),
+                    "type": variant,
+                    "errors": errors,
+                });
+                serde_json::to_writer(&mut self.out, &object)?;
+                self.out.write_all(b"\n")
+            }
+        }
+    }
+
+    fn human(
+        &mut self,
+        file: &str,
+        line: usize,
+        variant: Option<&str>,
+        finding: &Finding,
+    ) -> io::Result<()> {
+        let (line, column) = absolute(line, finding);
+        let pointer = if finding.instance_path.is_empty() {
+            "/"
+        } else {
+            &finding.instance_path
+        };
+        let style = self.style;
+        writeln!(
+            self.out,
+            "{} {}: {}: {} {}",
+            style.location(&format!("{file}:{line}:{column}:")),
+            style.variant(variant.unwrap_or("-")),
+            style.pointer(pointer),
+            finding.message,
+            style.dim(&format!("({})", finding.origin())),
+        )
+    }
+
+    fn summary(&mut self) -> io::Result<()> {
+        let Totals { passed, failed } = self.totals;
+        match self.format {
+            Format::Human => {
+                let style = self.style;
+                let passed_text = format!("{passed} passed");
+                let failed_text = format!("{failed} failed");
+                let failed_text = if failed > 0 {
+                    style.bad(&failed_text)
+                } else {
+                    failed_text
+                };
+                let passed_text = if failed == 0 {
+                    style.good(&passed_text)
+                } else {
+                    passed_text
+                };
+                writeln!(self.out, "{passed_text}, {failed_text}")
+            }
+            Format::Json => {
+                let object = json!({"summary": {"passed": passed, "failed": failed}});
+                serde_json::to_writer(&mut self.out, &object)?;
+                self.out.write_all(b"\n")
+            }
+        }
+    }
+}
+
+/// The file line and column of a finding in the message that starts on `line`.
+fn absolute(line: usize, finding: &Finding) -> (usize, usize) {
+    match finding.position {
+        Some(position) => (line + position.line.saturating_sub(1), position.column),
+        None => (line, 1),
+    }
+}
+
+fn finding_json(line: usize, finding: &Finding) -> Value {
+    let (line, column) = absolute(line, finding);
+    let mut object = json!({
+        "instance_path": finding.instance_path,
+        "schema_path": finding.schema_path,
+        "message": finding.message,
+        "layer": finding.layer.as_str(),
+        "line": line,
+        "column": column,
+    });
+    if let (Some(rule), Some(map)) = (finding.rule, object.as_object_mut()) {
+        map.insert("rule".into(), Value::String(rule.as_str().into()));
+    }
+    object
+}
+
+/// Runs `cgp validate`: 0 when every message is valid, 1 when one is not, 2 on
+/// an I/O error (the other inputs are still checked).
+pub fn run(options: &Options, validator: &Validator) -> ExitCode {
+    let stdout = io::stdout();
+    let style = match options.format {
+        Format::Human => Style::detect(&stdout),
+        Format::Json => Style::plain(),
+    };
+    let mut output = Output {
+        out: BufWriter::with_capacity(1 << 16, stdout.lock()),
+        format: options.format,
+        style,
+        totals: Totals::default(),
+    };
+    let paths = if options.paths.is_empty() {
+        vec!["-".to_owned()]
+    } else {
+        options.paths.clone()
+    };
+    let mut io_failed = false;
+    for path in &paths {
+        let (shown, reader): (&str, Box<dyn BufRead + Send>) = if path == "-" {
+            (
+                "<stdin>",
+                Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
+            )
+        } else {
+            match File::open(path) {
+                Ok(file) => (
+                    path.as_str(),
+                    Box::new(BufReader::with_capacity(1 << 16, file)),
+                ),
+                Err(error) => {
+                    let _ = output.out.flush();
+                    eprintln!("cgp: {path}: {error}");
+                    io_failed = true;
+                    continue;
+                }
+            }
+        };
+        let result = if options.json_document {
+            document(reader, shown, options.semantic, validator, &mut output)
+        } else {
+            lines(reader, shown, options.semantic, validator, &mut output)
+        };
+        match result {
+            Ok(()) => {}
+            Err(Failure::Output(error)) => return output_failed(&error),
+            Err(Failure::Input(error)) => {
+                let _ = output.out.flush();
+                eprintln!("cgp: {shown}: {error}");
+                io_failed = true;
+            }
+        }
+    }
+    if let Err(error) = output.summary().and_then(|()| output.out.flush()) {
+        return output_failed(&error);
+    }
+    if io_failed {
+        ExitCode::from(2)
+    } else if output.totals.failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn output_failed(error: &io::Error) -> ExitCode {
+    if error.kind() == io::ErrorKind::BrokenPipe {
+        // The reader went away (`cgp validate … | head`); nothing left to say.
+        return ExitCode::from(2);
+    }
+    eprintln!("cgp: writing the report: {error}");
+    ExitCode::from(2)
+}
+
+enum Failure {
+    Input(io::Error),
+    Output(io::Error),
+}
+
+fn lines<W: Write>(
+    reader: impl BufRead + Send,
+    shown: &str,
+    semantic: bool,
+    validator: &Validator,
+    output: &mut Output<W>,
+) -> Result<(), Failure> {
+    let options = StreamOptions {
+        semantic,
+        threads: threads(),
+    };
+    check_stream(reader, validator, options, |verdict: &LineVerdict| {
+        output.message(shown, verdict.number, &verdict.checked)
+    })
+    .map_err(|error| match error {
+        StreamError::Input(error) => Failure::Input(error),
+        StreamError::Sink(error) => Failure::Output(error),
+    })
+}
+
+/// Worker threads for checking lines: one per core, at most 8; `CGP_THREADS`
+/// overrides it (1 checks on the main thread alone).
+fn threads() -> usize {
+    if let Some(count) = std::env::var("CGP_THREADS")
+        .ok()
+        .and_then(|value| value.parse().ok())
+    {
+        return count;
+    }
+    std::thread::available_parallelism().map_or(1, |count| count.get().min(8))
+}
+
+fn document<W: Write>(
+    reader: impl BufRead,
+    shown: &str,
+    semantic: bool,
+    validator: &Validator,
+    output: &mut Output<W>,
+) -> Result<(), Failure> {
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_DOCUMENT_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(Failure::Input)?;
+    let checked = if bytes.len() > MAX_DOCUMENT_BYTES {
+        let mut finding = Finding::line_too_long(bytes.len() as u64);
+        finding.message = format!(
+            "the document is over the {MAX_DOCUMENT_BYTES}-byte limit a CGP message may have; it was not read"
+        );
+        Checked {
+            variant: None,
+            findings: vec![finding],
+            value: None,
+            envelope: None,
+        }
+    } else {
+        TranscriptChecker::new(validator, semantic).check(&bytes, "the document")
+    };
+    output.message(shown, 1, &checked).map_err(Failure::Output)
+}

@@ -1,0 +1,232 @@
+//! End-to-end tests of `cgp validate` and `cgp schema`: golden files of the
+//! human and JSON output, exit codes, standard input, overlong lines.
+//!
+//! Regenerate the golden files with `UPDATE_GOLDEN=1 cargo test -p cgp-cli`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+}
+
+fn cgp(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cgp"))
+        .args(args)
+        .current_dir(data())
+        .env_remove("NO_COLOR")
+        .env_remove("CGP_THREADS")
+        .output()
+        .expect("cgp runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
+}
+
+/// Compares `actual` with `tests/golden/<name>`, or rewrites it when
+/// `UPDATE_GOLDEN` is set.
+fn golden(name: &str, actual: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, actual).expect("write golden file");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|error| {
+        panic!(
+            "{}: {error}; run with UPDATE_GOLDEN=1 to create it",
+            path.display()
+        )
+    });
+    if expected != actual {
+        let first = expected
+            .lines()
+            .zip(actual.lines())
+            .position(|(e, a)| e != a)
+            .unwrap_or_else(|| expected.lines().count().min(actual.lines().count()));
+        panic!(
+            "{name} differs from the golden file at line {}:\n  expected: {}\n  actual:   {}\n(UPDATE_GOLDEN=1 rewrites it)",
+            first + 1,
+            expected.lines().nth(first).unwrap_or("<end>"),
+            actual.lines().nth(first).unwrap_or("<end>")
+        );
+    }
+}
+
+#[test]
+fn human_output_names_every_kind_of_error() {
+    let output = cgp(&["validate", "--semantic", "errors.ndjson"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stderr.is_empty(), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    golden("errors.human", &stdout);
+    assert!(stdout.ends_with("10 passed, 26 failed\n"), "{stdout}");
+    // No colour when stdout is not a terminal.
+    assert!(!stdout.contains('\u{1b}'));
+    // Every semantic rule the transcript breaks is named.
+    for rule in [
+        "B1", "B3", "B4", "C5", "D1", "F1", "F2", "F3", "F4", "F5", "F11", "F13", "G1", "G2", "H3",
+        "H4", "P1", "P2", "P3", "P5",
+    ] {
+        assert!(
+            stdout.contains(&format!("(rule {rule})")),
+            "rule {rule} missing"
+        );
+    }
+}
+
+#[test]
+fn json_output_is_one_object_per_line_then_a_summary() {
+    let output = cgp(&[
+        "validate",
+        "--semantic",
+        "--format",
+        "json",
+        "errors.ndjson",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = text(&output.stdout);
+    golden("errors.json", &stdout);
+    let objects: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("each line is JSON"))
+        .collect();
+    // 36 messages (the blank line is skipped) and the summary.
+    assert_eq!(objects.len(), 37);
+    assert_eq!(
+        objects.last(),
+        Some(&serde_json::json!({"summary": {"passed": 10, "failed": 26}}))
+    );
+    let b3 = objects
+        .iter()
+        .flat_map(|o| o["errors"].as_array().into_iter().flatten())
+        .find(|e| e["rule"] == "B3")
+        .expect("a B3 error");
+    assert_eq!(b3["instance_path"], "/result/frames/0/token_cost");
+    assert_eq!(b3["layer"], "semantic");
+    assert_eq!(objects[0]["valid"], true);
+    assert_eq!(objects[0]["type"], "handshake");
+}
+
+#[test]
+fn without_semantic_only_the_wire_is_judged() {
+    let output = cgp(&["validate", "errors.ndjson"]);
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = text(&output.stdout);
+    assert!(!stdout.contains("(rule "), "{stdout}");
+    assert!(stdout.ends_with("18 passed, 18 failed\n"), "{stdout}");
+}
+
+#[test]
+fn strict_profile_and_json_documents() {
+    let strict = cgp(&["validate", "--profile", "strict", "strict.ndjson"]);
+    assert_eq!(strict.status.code(), Some(1));
+    golden("strict.human", &text(&strict.stdout));
+    let interop = cgp(&["validate", "strict.ndjson"]);
+    assert_eq!(interop.status.code(), Some(0), "{}", text(&interop.stdout));
+
+    let document = cgp(&["validate", "--json-document", "document.json"]);
+    assert_eq!(document.status.code(), Some(1));
+    golden("document.human", &text(&document.stdout));
+    let json = cgp(&[
+        "validate",
+        "--json-document",
+        "--format",
+        "json",
+        "document.json",
+    ]);
+    golden("document.json", &text(&json.stdout));
+}
+
+#[test]
+fn standard_input_and_exit_codes() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cgp"))
+        .args(["validate", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("cgp runs");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin
+            .write_all(b"{\"type\":\"shutdown\"}\n{\"type\":\"hello\"}\n")
+            .expect("write");
+    }
+    let output = child.wait_with_output().expect("cgp finishes");
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = text(&output.stdout);
+    assert!(
+        stdout.starts_with("<stdin>:2:9: -: /type: unknown envelope type \"hello\""),
+        "{stdout}"
+    );
+
+    let valid = cgp(&["validate", "--semantic", "strict.ndjson"]);
+    assert_eq!(valid.status.code(), Some(0));
+    assert_eq!(text(&valid.stdout), "5 passed, 0 failed\n");
+
+    let missing = cgp(&["validate", "no-such-file.ndjson", "strict.ndjson"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(text(&missing.stderr).contains("no-such-file.ndjson"));
+    // The other inputs are still checked.
+    assert_eq!(text(&missing.stdout), "5 passed, 0 failed\n");
+
+    let usage = cgp(&["validate", "--profile", "lenient"]);
+    assert_eq!(usage.status.code(), Some(2));
+    let directory = cgp(&["validate", "."]);
+    assert_eq!(directory.status.code(), Some(2));
+}
+
+#[test]
+fn an_overlong_line_is_reported_and_skipped() {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("overlong.ndjson");
+    let mut bytes = vec![b' '; cgp_types::MAX_LINE_BYTES + 1];
+    bytes.extend_from_slice(b"\n{\"type\":\"shutdown\"}\n");
+    std::fs::write(&path, &bytes).expect("write");
+    let shown = path.to_str().expect("UTF-8 path");
+    let output = cgp(&["validate", "--format", "json", shown]);
+    std::fs::remove_file(&path).ok();
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = text(&output.stdout);
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    assert_eq!(lines[0]["line"], 1);
+    assert_eq!(lines[0]["valid"], false);
+    let message = lines[0]["errors"][0]["message"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        message.contains("16777217 bytes long, over the 16777216-byte limit"),
+        "{message}"
+    );
+    assert_eq!(lines[1]["line"], 2);
+    assert_eq!(lines[1]["valid"], true);
+}
+
+#[test]
+fn schema_prints_the_published_bundles() {
+    for profile in ["interop", "strict"] {
+        let output = cgp(&["schema", "--profile", profile]);
+        assert_eq!(output.status.code(), Some(0));
+        let published = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../generated/schema/contextgraph-1.0")
+            .join(format!("{profile}.schema.json"));
+        let expected = std::fs::read(published).expect("published bundle");
+        assert_eq!(output.stdout, expected, "{profile}");
+    }
+    let explicit = cgp(&["schema", "--version", "contextgraph/1.0"]);
+    assert_eq!(explicit.status.code(), Some(0));
+    let unknown = cgp(&["schema", "--version", "contextgraph/9.9"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    let stderr = text(&unknown.stderr);
+    assert!(
+        stderr.contains("unknown protocol version `contextgraph/9.9`; known: contextgraph/1.0"),
+        "{stderr}"
+    );
+    assert!(unknown.stdout.is_empty());
+}
