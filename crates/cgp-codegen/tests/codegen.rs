@@ -160,14 +160,16 @@ impl FileSystem for Failing {
     }
 }
 
-fn stale_tree(
-    name: &str,
-) -> (
-    Tree,
-    BTreeMap<String, String>,
-    BTreeSet<String>,
-    Vec<(String, String)>,
-) {
+/// A copy of the tree with three stale docs pages, the files codegen would
+/// write, the files releases own, and the stale pages' contents.
+struct StaleTree {
+    tree: Tree,
+    files: BTreeMap<String, String>,
+    foreign: BTreeSet<String>,
+    before: Vec<(String, String)>,
+}
+
+fn stale_tree(name: &str) -> StaleTree {
     let tree = Tree::new(name);
     let generation = cgp_codegen::generate(&tree.0).expect("generate");
     let targets = [
@@ -181,7 +183,12 @@ fn stale_tree(
         tree.write(file, &old);
         before.push((file.to_owned(), old));
     }
-    (tree, generation.files, generation.foreign, before)
+    StaleTree {
+        tree,
+        files: generation.files,
+        foreign: generation.foreign,
+        before,
+    }
 }
 
 fn leftovers(root: &Path) -> Vec<String> {
@@ -196,7 +203,12 @@ fn leftovers(root: &Path) -> Vec<String> {
 
 #[test]
 fn a_write_failing_half_way_leaves_every_previous_file_intact() {
-    let (tree, files, foreign, before) = stale_tree("write-fails");
+    let StaleTree {
+        tree,
+        files,
+        foreign,
+        before,
+    } = stale_tree("write-fails");
     let failing = Failing {
         fail_on: "write",
         after: 1,
@@ -219,7 +231,12 @@ fn a_write_failing_half_way_leaves_every_previous_file_intact() {
 
 #[test]
 fn a_rename_failing_half_way_names_the_file_and_keeps_it_whole() {
-    let (tree, files, foreign, before) = stale_tree("rename-fails");
+    let StaleTree {
+        tree,
+        files,
+        foreign,
+        before,
+    } = stale_tree("rename-fails");
     let failing = Failing {
         fail_on: "rename",
         after: 1,
