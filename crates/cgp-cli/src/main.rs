@@ -9,13 +9,16 @@
 //! Exit codes: 0 all good, 1 something is invalid, 2 usage or I/O error.
 
 mod bundles;
+mod check;
 mod style;
 mod validate;
 
 use cgp_schema::Profile;
 use clap::{Parser, Subcommand, ValueEnum};
+use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
+use std::time::Duration;
 
 #[derive(Parser)]
 #[command(
@@ -69,6 +72,27 @@ enum Command {
         #[arg(value_name = "PATH")]
         paths: Vec<String>,
     },
+    /// Run a stdio provider and drive it as a host would, judging every line
+    /// both sides send (interop errors, strict warnings).
+    Check {
+        /// Write the report as one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Seconds to wait for each reply, and for the exit after shutdown.
+        #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_timeout)]
+        timeout: Duration,
+        /// Also check the per-message semantic rules (B3, F1, D1, P1-P3, ...).
+        /// The exchange rules a host enforces (H3, H4, B1, B4) are always checked.
+        #[arg(long)]
+        semantic: bool,
+        /// Pass KEY=VALUE to the provider. Its environment is otherwise cleared
+        /// but for PATH, HOME and LANG.
+        #[arg(long = "env", value_name = "KEY=VALUE", value_parser = parse_env)]
+        env: Vec<(OsString, OsString)>,
+        /// The provider's command line, after `--`.
+        #[arg(last = true, required = true, value_name = "PROGRAM [ARGS]")]
+        command: Vec<OsString>,
+    },
     /// Print an embedded schema bundle: `cgp schema > cgp.schema.json`.
     Schema {
         /// Which bundle.
@@ -105,10 +129,52 @@ fn main() -> ExitCode {
             };
             validate::run(&options, &validator)
         }
+        Command::Check {
+            json,
+            timeout,
+            semantic,
+            env,
+            command,
+        } => {
+            let validators = bundles::validator(Profile::Interop)
+                .and_then(|interop| Ok((interop, bundles::validator(Profile::Strict)?)));
+            let (interop, strict) = match validators {
+                Ok(pair) => pair,
+                Err(problem) => {
+                    eprintln!("cgp: the embedded bundle does not compile: {problem}");
+                    return ExitCode::from(2);
+                }
+            };
+            let options = check::Options {
+                json,
+                timeout,
+                semantic,
+                env,
+                command,
+            };
+            check::run(&options, &interop, &strict)
+        }
         Command::Schema {
             profile,
             protocol_version,
         } => schema(profile.into(), &protocol_version),
+    }
+}
+
+fn parse_timeout(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if !(seconds > 0.0 && seconds <= 86_400.0) {
+        return Err("the timeout must be more than 0 and at most 86400 seconds".into());
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+fn parse_env(text: &str) -> Result<(OsString, OsString), String> {
+    match text.split_once('=') {
+        Some((key, value)) if !key.is_empty() => Ok((key.into(), value.into())),
+        _ => Err(format!("`{text}` is not KEY=VALUE")),
     }
 }
 

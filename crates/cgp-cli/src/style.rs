@@ -56,6 +56,11 @@ impl Style {
         self.paint("1;31", text)
     }
 
+    /// A warning.
+    pub fn warn(self, text: &str) -> String {
+        self.paint("1;33", text)
+    }
+
     /// Something that passed.
     pub fn good(self, text: &str) -> String {
         self.paint("1;32", text)

@@ -14,9 +14,11 @@
 //! - [`release`]: released versions (the frozen-bundle manifest) and the drift gate.
 //! - [`transcript`]: check messages as they travel (NDJSON lines, documents).
 //! - [`stream`]: check a whole NDJSON stream in order, on several threads.
+//! - [`conformance`]: drive a live provider as a host would and judge both sides.
 //! - [`semantic`]: the semantic rules of SPEC.md (B1, B3, F1, D1, P1–P3, H4, …).
 
 pub mod bundle;
+pub mod conformance;
 pub mod classify;
 pub mod corpus;
 pub mod diagnostic;

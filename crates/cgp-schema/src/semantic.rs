@@ -64,6 +64,10 @@ pub enum Rule {
     H3,
     /// Replies echo the `id` of the request they answer.
     H4,
+    /// A provider answers an undecodable line with `error` and keeps serving.
+    R1,
+    /// A host sends `verify` only to providers that declare it.
+    V3,
 }
 
 impl Rule {
@@ -90,6 +94,8 @@ impl Rule {
             Rule::G2 => "G2",
             Rule::H3 => "H3",
             Rule::H4 => "H4",
+            Rule::R1 => "R1",
+            Rule::V3 => "V3",
         }
     }
 

@@ -98,7 +98,8 @@ impl Finding {
         }
     }
 
-    fn schema(violation: Violation) -> Self {
+    /// A finding for a schema violation.
+    pub fn schema(violation: Violation) -> Self {
         Finding {
             layer: Layer::Schema,
             rule: None,

@@ -1,0 +1,340 @@
+//! End-to-end tests of `cgp check` against the test provider
+//! (`tests/providers/provider.py MODE`): a well-behaved one passes, and each
+//! misbehaving mode is caught, with the provider always ended and reaped.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const PROVIDER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/providers/provider.py");
+
+struct Run {
+    output: Output,
+    report: Value,
+    state: Value,
+}
+
+fn state_file(mode: &str, tag: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("provider-{mode}-{tag}.json"))
+}
+
+/// Runs `cgp check --json` against the provider in `mode`.
+fn check(mode: &str, extra: &[&str]) -> Run {
+    let state = state_file(mode, &extra.join("_").replace(['-', '='], ""));
+    let _ = std::fs::remove_file(&state);
+    let state_arg = format!("CGP_TEST_STATE={}", state.display());
+    let mut args = vec!["check", "--json", "--timeout", "2", "--env", &state_arg];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["--", "python3", PROVIDER, mode]);
+    let output = Command::new(env!("CARGO_BIN_EXE_cgp"))
+        .args(&args)
+        .env("CGP_TEST_SECRET", "must not reach the provider")
+        .output()
+        .expect("cgp runs");
+    let report = serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+        panic!(
+            "{mode}: the report is not JSON ({error}):\n{}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    let state = std::fs::read(&state)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .unwrap_or(Value::Null);
+    let run = Run {
+        output,
+        report,
+        state,
+    };
+    assert_ended(mode, &run);
+    run
+}
+
+/// The provider is not running any more, and `cgp` saw how it ended.
+fn assert_ended(mode: &str, run: &Run) {
+    let exit = run.report["exit"].as_str().unwrap_or_default();
+    assert!(
+        exit.starts_with("exit status") || exit.starts_with("signal"),
+        "{mode}: no exit status: {exit:?}"
+    );
+    let pid = run.state["pid"]
+        .as_u64()
+        .expect("the provider wrote its pid");
+    let status = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // Gone, or (if the pid was reused, or init has not reaped an orphan yet)
+    // at least not a running provider.
+    assert!(
+        status.is_empty() || !status.contains("python"),
+        "{mode}: the provider (pid {pid}) is still there: {status}"
+    );
+}
+
+/// Every problem and finding of the report, as (severity, side, rule, message).
+fn issues(report: &Value) -> Vec<(String, String, String, String)> {
+    let mut found = Vec::new();
+    let text = |value: &Value| value.as_str().unwrap_or_default().to_owned();
+    for step in report["steps"].as_array().into_iter().flatten() {
+        for problem in step["problems"].as_array().into_iter().flatten() {
+            found.push((
+                text(&problem["severity"]),
+                text(&problem["side"]),
+                text(&problem["rule"]),
+                text(&problem["message"]),
+            ));
+        }
+        for message in step["messages"].as_array().into_iter().flatten() {
+            if message["probe"] == true {
+                continue;
+            }
+            for finding in message["findings"].as_array().into_iter().flatten() {
+                found.push((
+                    text(&finding["severity"]),
+                    text(&message["side"]),
+                    text(&finding["rule"]),
+                    text(&finding["message"]),
+                ));
+            }
+        }
+    }
+    found
+}
+
+fn step<'r>(report: &'r Value, name: &str) -> &'r Value {
+    report["steps"]
+        .as_array()
+        .and_then(|steps| steps.iter().find(|step| step["name"] == name))
+        .unwrap_or_else(|| panic!("no step {name}"))
+}
+
+/// Runs a misbehaving mode: exit 1, and an error by the provider whose rule
+/// and message match.
+fn caught(mode: &str, extra: &[&str], rule: &str, fragment: &str) -> Run {
+    let run = check(mode, extra);
+    assert_eq!(
+        run.output.status.code(),
+        Some(1),
+        "{mode}: {:#}",
+        run.report
+    );
+    assert_eq!(run.report["passed"], false);
+    let found = issues(&run.report);
+    assert!(
+        found
+            .iter()
+            .any(|(severity, side, r, message)| severity == "error"
+                && side == "provider"
+                && r == rule
+                && message.contains(fragment)),
+        "{mode}: no provider error with rule {rule:?} containing {fragment:?} in {found:#?}"
+    );
+    assert_eq!(run.report["summary"]["errors"]["host"], 0, "{mode}");
+    run
+}
+
+#[test]
+fn a_well_behaved_provider_passes() {
+    let run = check("good", &["--semantic"]);
+    assert_eq!(
+        run.output.status.code(),
+        Some(0),
+        "{:#?}",
+        issues(&run.report)
+    );
+    assert!(issues(&run.report).is_empty(), "{:#?}", issues(&run.report));
+    let names: Vec<&str> = run.report["steps"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|step| step["name"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "handshake",
+            "query kind=doc",
+            "query kind=snippet",
+            "tiny budget (max_frames 1, max_tokens 1)",
+            "zero budget (max_frames 0, max_tokens 0)",
+            "verify",
+            "unknown envelope type",
+            "garbage line",
+            "still serving after garbage",
+            "shutdown",
+        ]
+    );
+    for step in run.report["steps"].as_array().into_iter().flatten() {
+        assert_eq!(step["outcome"], "passed", "{step:#}");
+    }
+    assert_eq!(run.report["exit"], "exit status: 0");
+    // The provider's environment holds only what cgp passes on (the `python3`
+    // on PATH may be a shell shim that adds PWD, SHLVL and the like, so the test
+    // looks for what must not be there: the caller's own variables).
+    let env: Vec<&str> = run.state["env"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(env.contains(&"CGP_TEST_STATE"), "{env:?}");
+    assert!(!env.contains(&"CGP_TEST_SECRET"), "{env:?}");
+    assert!(
+        !env.iter().any(|name| name.starts_with("CARGO")),
+        "cargo's variables leaked: {env:?}"
+    );
+}
+
+#[test]
+fn a_lock_step_provider_gets_no_ids_and_no_verify() {
+    let run = check("good-lockstep", &[]);
+    assert_eq!(run.output.status.code(), Some(0), "{:#}", run.report);
+    assert_eq!(step(&run.report, "verify")["outcome"], "skipped");
+    for step in run.report["steps"].as_array().into_iter().flatten() {
+        for message in step["messages"].as_array().into_iter().flatten() {
+            if message["type"] == "query" {
+                assert!(
+                    !message["text"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .contains("\"id\"")
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_schema_violation_is_caught() {
+    let run = caught(
+        "bad-schema",
+        &[],
+        "",
+        "expected number, found string \"0.5\"",
+    );
+    assert_eq!(step(&run.report, "query kind=doc")["outcome"], "failed");
+}
+
+#[test]
+fn a_wrong_id_echo_is_caught() {
+    caught("wrong-id", &[], "H4", "answers no query in flight");
+}
+
+#[test]
+fn a_budget_overrun_is_caught() {
+    caught("budget", &[], "B1", "over the query's max_tokens 1");
+    caught("budget", &[], "B4", "over the query's max_frames 0");
+}
+
+#[test]
+fn a_dishonest_cost_is_caught_with_semantic_rules() {
+    let lenient = check("dishonest-cost", &[]);
+    assert_eq!(
+        lenient.output.status.code(),
+        Some(0),
+        "{:#}",
+        lenient.report
+    );
+    caught("dishonest-cost", &["--semantic"], "B3", "token_cost is 1");
+}
+
+#[test]
+fn a_hanging_provider_times_out_and_is_killed() {
+    let run = caught("hang", &[], "", "no reply within 2s");
+    assert_eq!(step(&run.report, "shutdown")["outcome"], "skipped");
+    assert!(
+        run.report["exit"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("killed by cgp check")
+    );
+}
+
+#[test]
+fn a_provider_that_exits_mid_line_is_caught() {
+    caught("mid-line", &[], "", "in the middle of this line");
+    caught("exit-early", &[], "", "closed its output");
+}
+
+#[test]
+fn a_flood_is_cut_off() {
+    let run = caught("flood", &[], "", "floods its output");
+    assert!(
+        run.report["exit"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("killed by cgp check")
+    );
+}
+
+#[test]
+fn ignoring_shutdown_is_caught() {
+    let run = caught(
+        "ignore-shutdown",
+        &[],
+        "",
+        "did not exit within 2s of shutdown",
+    );
+    assert_eq!(step(&run.report, "shutdown")["outcome"], "failed");
+}
+
+#[test]
+fn silence_after_garbage_breaks_r1() {
+    caught("silent-garbage", &[], "R1", "no reply within 2s");
+}
+
+#[test]
+fn usage_and_spawn_errors_exit_2() {
+    let cgp = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_cgp"))
+            .args(args)
+            .output()
+            .expect("cgp runs")
+    };
+    let missing = cgp(&["check", "--", "/no/such/provider"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot start `/no/such/provider`"));
+    assert_eq!(cgp(&["check"]).status.code(), Some(2));
+    assert_eq!(
+        cgp(&["check", "--timeout", "0", "--", "true"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        cgp(&["check", "--env", "NOEQUALS", "--", "true"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn the_human_report_names_sides_and_steps() {
+    let output = Command::new(env!("CARGO_BIN_EXE_cgp"))
+        .args([
+            "check",
+            "--timeout",
+            "2",
+            "--",
+            "python3",
+            PROVIDER,
+            "wrong-id",
+        ])
+        .output()
+        .expect("cgp runs");
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("FAIL  query kind=doc"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "error: provider #4:23: frames: /id: the frames reply carries id \"cgp-q1-x\""
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("(rule H4)"), "{stdout}");
+    assert!(
+        stdout.contains("lines exchanged: 5 error(s) (host 0, provider 5)"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains('\u{1b}'), "no colour when not a terminal");
+}
