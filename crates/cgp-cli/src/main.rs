@@ -10,6 +10,7 @@
 
 mod bundles;
 mod check;
+mod diff;
 mod style;
 mod validate;
 
@@ -17,6 +18,7 @@ use cgp_schema::Profile;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -93,6 +95,20 @@ enum Command {
         #[arg(last = true, required = true, value_name = "PROGRAM [ARGS]")]
         command: Vec<OsString>,
     },
+    /// Classify what changed between two schema versions (schema directories or
+    /// published bundles) and the version bump it requires.
+    Diff {
+        /// The old version: a schema directory or a bundle file.
+        old: PathBuf,
+        /// The new version: a schema directory or a bundle file.
+        new: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "human")]
+        format: diff::Format,
+        /// Exit 1 when a change requires at least this bump.
+        #[arg(long, value_enum)]
+        fail_on: Option<diff::FailOn>,
+    },
     /// Print an embedded schema bundle: `cgp schema > cgp.schema.json`.
     Schema {
         /// Which bundle.
@@ -154,6 +170,12 @@ fn main() -> ExitCode {
             };
             check::run(&options, &interop, &strict)
         }
+        Command::Diff {
+            old,
+            new,
+            format,
+            fail_on,
+        } => diff::run(&old, &new, format, fail_on),
         Command::Schema {
             profile,
             protocol_version,
