@@ -18,8 +18,8 @@
 //! - [`semantic`]: the semantic rules of SPEC.md (B1, B3, F1, D1, P1–P3, H4, …).
 
 pub mod bundle;
-pub mod conformance;
 pub mod classify;
+pub mod conformance;
 pub mod corpus;
 pub mod diagnostic;
 pub mod graph;
