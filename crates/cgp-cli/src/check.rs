@@ -1,6 +1,6 @@
 //! `cgp check`: rendering the conformance report of a live provider.
 
-use crate::style::Style;
+use crate::style::{Style, printable};
 use cgp_schema::Validator;
 use cgp_schema::conformance::stdio::{ChildProvider, Launch};
 use cgp_schema::conformance::{self, Message, Outcome, Report, Severity, Side, Step};
@@ -106,7 +106,12 @@ fn human(
             Outcome::Skipped => style.dim("skip"),
         };
         let detail = step.skipped.as_deref().unwrap_or(&step.detail);
-        writeln!(out, "{label}  {:width$}  {detail}", step.name)?;
+        writeln!(
+            out,
+            "{label}  {:width$}  {}",
+            printable(&step.name),
+            printable(detail)
+        )?;
         for message in &step.messages {
             message_lines(out, style, message)?;
         }
@@ -124,7 +129,7 @@ fn human(
                 "      {} {}{at}: {}{rule}",
                 severity(style, problem.severity),
                 problem.side,
-                problem.message,
+                printable(&problem.message),
             )?;
         }
     }
@@ -136,7 +141,7 @@ fn human(
             report.diagnostics.len()
         )?;
         for line in &report.diagnostics {
-            writeln!(out, "  | {line}")?;
+            writeln!(out, "  | {}", printable(line))?;
         }
     }
     let errors = report.errors();
@@ -187,8 +192,8 @@ fn message_lines(out: &mut impl Write, style: Style, message: &Message) -> io::R
             message.side,
             message.sequence,
             style.variant(variant),
-            style.pointer(pointer),
-            finding.message,
+            style.pointer(&printable(pointer)),
+            printable(&finding.message),
             style.dim(&format!("({})", finding.origin())),
         )?;
     }
@@ -198,7 +203,7 @@ fn message_lines(out: &mut impl Write, style: Style, message: &Message) -> io::R
     } else {
         ""
     };
-    writeln!(out, "        {} {shown}{cut}", style.dim(">"))
+    writeln!(out, "        {} {}{cut}", style.dim(">"), printable(&shown))
 }
 
 fn finding_json(finding: &Finding) -> Value {

@@ -66,3 +66,34 @@ impl Style {
         self.paint("1;32", text)
     }
 }
+
+/// `text` with control characters escaped (`\u{1b}` becomes `\u001b`), so what a
+/// peer wrote cannot drive the terminal.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.push_str(&format!("\\u{:04x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(printable("a\u{1b}[2Jb\n"), "a\\u001b[2Jb\\u000a");
+        assert!(matches!(
+            printable("plain é"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
+}

@@ -1,6 +1,6 @@
 //! `cgp validate`: rendering the library's verdicts on transcripts.
 
-use crate::style::Style;
+use crate::style::{Style, printable};
 use cgp_schema::Validator;
 use cgp_schema::stream::{LineVerdict, StreamError, StreamOptions, check_stream};
 use cgp_schema::transcript::{Checked, Finding, TranscriptChecker};
@@ -102,10 +102,10 @@ impl<W: Write> Output<W> {
         writeln!(
             self.out,
             "{} {}: {}: {} {}",
-            style.location(&format!("{file}:{line}:{column}:")),
+            style.location(&format!("{}:{line}:{column}:", printable(file))),
             style.variant(variant.unwrap_or("-")),
-            style.pointer(pointer),
-            finding.message,
+            style.pointer(&printable(pointer)),
+            printable(&finding.message),
             style.dim(&format!("({})", finding.origin())),
         )
     }

@@ -389,7 +389,7 @@ impl Driver<'_> {
             return;
         }
         let timeout = self.options.timeout;
-        let deadline = Instant::now() + timeout;
+        let deadline = super::deadline(timeout);
         loop {
             let remaining = deadline.saturating_duration_since(Instant::now());
             match self.peer.receive(remaining) {

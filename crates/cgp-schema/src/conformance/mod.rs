@@ -14,9 +14,17 @@ use crate::transcript::Finding;
 use cgp_types::Variant;
 use std::fmt;
 use std::io;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub use driver::{Options, run};
+
+/// The instant `timeout` from now, or a year from now when that overflows.
+pub fn deadline(timeout: Duration) -> Instant {
+    let now = Instant::now();
+    now.checked_add(timeout)
+        .or_else(|| now.checked_add(Duration::from_secs(365 * 24 * 3600)))
+        .unwrap_or(now)
+}
 
 /// What a read from the provider produced.
 #[derive(Debug, Clone, PartialEq, Eq)]

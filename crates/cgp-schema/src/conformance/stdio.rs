@@ -165,7 +165,7 @@ impl Peer for ChildProvider {
         if let Some(status) = self.exit {
             return Some(Self::describe(status));
         }
-        let deadline = Instant::now() + timeout;
+        let deadline = super::deadline(timeout);
         loop {
             match self.child.try_wait() {
                 Ok(Some(status)) => {
