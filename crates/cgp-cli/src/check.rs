@@ -1,10 +1,10 @@
 //! `cgp check`: rendering the conformance report of a live provider.
 
+use crate::render::{finding_json, finding_text};
 use crate::style::{Style, printable};
 use cgp_schema::Validator;
 use cgp_schema::conformance::stdio::{ChildProvider, Launch};
 use cgp_schema::conformance::{self, Message, Outcome, Report, Severity, Side, Step};
-use cgp_schema::transcript::Finding;
 use serde_json::{Value, json};
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -177,24 +177,15 @@ fn message_lines(out: &mut impl Write, style: Style, message: &Message) -> io::R
         // Invalid on purpose: the step's name says what it probes.
         return Ok(());
     }
-    let variant = message.variant.map_or("-", |variant| variant.as_str());
     for (level, finding) in &message.findings {
         let column = finding.position.map_or(1, |position| position.column);
-        let pointer = if finding.instance_path.is_empty() {
-            "/"
-        } else {
-            &finding.instance_path
-        };
         writeln!(
             out,
-            "      {} {} #{}:{column}: {}: {}: {} {}",
+            "      {} {} #{}:{column}: {}",
             severity(style, *level),
             message.side,
             message.sequence,
-            style.variant(variant),
-            style.pointer(&printable(pointer)),
-            printable(&finding.message),
-            style.dim(&format!("({})", finding.origin())),
+            finding_text(style, message.variant, finding),
         )?;
     }
     let shown: String = message.text.chars().take(160).collect();
@@ -206,20 +197,6 @@ fn message_lines(out: &mut impl Write, style: Style, message: &Message) -> io::R
     writeln!(out, "        {} {}{cut}", style.dim(">"), printable(&shown))
 }
 
-fn finding_json(finding: &Finding) -> Value {
-    let mut object = json!({
-        "instance_path": finding.instance_path,
-        "schema_path": finding.schema_path,
-        "message": finding.message,
-        "layer": finding.layer.as_str(),
-        "column": finding.position.map(|position| position.column),
-    });
-    if let (Some(rule), Some(map)) = (finding.rule, object.as_object_mut()) {
-        map.insert("rule".into(), Value::String(rule.as_str().into()));
-    }
-    object
-}
-
 fn step_json(step: &Step) -> Value {
     let messages: Vec<Value> = step
         .messages
@@ -229,7 +206,7 @@ fn step_json(step: &Step) -> Value {
                 .findings
                 .iter()
                 .map(|(level, finding)| {
-                    let mut object = finding_json(finding);
+                    let mut object = finding_json(finding, None);
                     if let Some(map) = object.as_object_mut() {
                         map.insert("severity".into(), Value::String(level.as_str().into()));
                     }

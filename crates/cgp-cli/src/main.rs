@@ -11,6 +11,7 @@
 mod bundles;
 mod check;
 mod diff;
+mod render;
 mod style;
 mod validate;
 

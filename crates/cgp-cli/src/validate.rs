@@ -1,10 +1,11 @@
 //! `cgp validate`: rendering the library's verdicts on transcripts.
 
+use crate::render::{absolute, finding_json, finding_text};
 use crate::style::{Style, printable};
 use cgp_schema::Validator;
 use cgp_schema::stream::{LineVerdict, StreamError, StreamOptions, check_stream};
 use cgp_schema::transcript::{Checked, Finding, TranscriptChecker};
-use cgp_types::MAX_LINE_BYTES;
+use cgp_types::{MAX_LINE_BYTES, Variant};
 use serde_json::{Value, json};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
@@ -58,11 +59,10 @@ impl<W: Write> Output<W> {
         } else {
             self.totals.failed += 1;
         }
-        let variant = checked.variant.map(|v| v.as_str());
         match self.format {
             Format::Human => {
                 for finding in &checked.findings {
-                    self.human(file, line, variant, finding)?;
+                    self.human(file, line, checked.variant, finding)?;
                 }
                 Ok(())
             }
@@ -70,13 +70,13 @@ impl<W: Write> Output<W> {
                 let errors: Vec<Value> = checked
                     .findings
                     .iter()
-                    .map(|finding| finding_json(line, finding))
+                    .map(|finding| finding_json(finding, Some(line)))
                     .collect();
                 let object = json!({
                     "file": file,
                     "line": line,
                     "valid": checked.is_valid(),
-                    "type": variant,
+                    "type": checked.variant.map(Variant::as_str),
                     "errors": errors,
                 });
                 serde_json::to_writer(&mut self.out, &object)?;
@@ -89,24 +89,16 @@ impl<W: Write> Output<W> {
         &mut self,
         file: &str,
         line: usize,
-        variant: Option<&str>,
+        variant: Option<Variant>,
         finding: &Finding,
     ) -> io::Result<()> {
         let (line, column) = absolute(line, finding);
-        let pointer = if finding.instance_path.is_empty() {
-            "/"
-        } else {
-            &finding.instance_path
-        };
         let style = self.style;
         writeln!(
             self.out,
-            "{} {}: {}: {} {}",
+            "{} {}",
             style.location(&format!("{}:{line}:{column}:", printable(file))),
-            style.variant(variant.unwrap_or("-")),
-            style.pointer(&printable(pointer)),
-            printable(&finding.message),
-            style.dim(&format!("({})", finding.origin())),
+            finding_text(style, variant, finding),
         )
     }
 
@@ -136,30 +128,6 @@ impl<W: Write> Output<W> {
             }
         }
     }
-}
-
-/// The file line and column of a finding in the message that starts on `line`.
-fn absolute(line: usize, finding: &Finding) -> (usize, usize) {
-    match finding.position {
-        Some(position) => (line + position.line.saturating_sub(1), position.column),
-        None => (line, 1),
-    }
-}
-
-fn finding_json(line: usize, finding: &Finding) -> Value {
-    let (line, column) = absolute(line, finding);
-    let mut object = json!({
-        "instance_path": finding.instance_path,
-        "schema_path": finding.schema_path,
-        "message": finding.message,
-        "layer": finding.layer.as_str(),
-        "line": line,
-        "column": column,
-    });
-    if let (Some(rule), Some(map)) = (finding.rule, object.as_object_mut()) {
-        map.insert("rule".into(), Value::String(rule.as_str().into()));
-    }
-    object
 }
 
 /// Runs `cgp validate`: 0 when every message is valid, 1 when one is not, 2 on

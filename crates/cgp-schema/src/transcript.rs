@@ -282,7 +282,7 @@ fn parse_failure(text: &str, error: &serde_json::Error) -> Finding {
                 .and_then(|rest| rest.strip_suffix('`'))
             {
                 // `json_text` read the first letter as the start of a literal.
-                let found = word_at(text, located.position);
+                let found = token_at(text, located.position);
                 message = format!("expected a JSON value, found `{found}` (not `{literal}`)");
             }
             Finding::text(located.pointer, message, Some(located.position))
@@ -329,7 +329,8 @@ fn decoder_findings(text: &str, value: &Value, error: &serde_json::Error) -> Vec
         let document = document.get_or_insert_with(|| json_text::parse(text).ok());
         let position = document.as_ref().and_then(|d| d.position(&pointer));
         let literal = position
-            .and_then(|position| number_literal(text, position))
+            .map(|position| token_at(text, position))
+            .filter(|literal| !literal.is_empty())
             .unwrap_or_else(|| {
                 value
                     .pointer(&pointer)
@@ -408,30 +409,18 @@ fn integral_floats(value: &Value, pointer: &mut String, out: &mut Vec<String>) {
     }
 }
 
-/// The number literal that starts at `position` in `text`.
-fn number_literal(text: &str, position: Position) -> Option<String> {
-    let line = text.split('\n').nth(position.line.checked_sub(1)?)?;
-    let start = line.char_indices().nth(position.column.checked_sub(1)?)?.0;
-    let rest = line.get(start..)?;
-    let end = rest
-        .find(|c: char| !matches!(c, '0'..='9' | '-' | '+' | '.' | 'e' | 'E'))
-        .unwrap_or(rest.len());
-    rest.get(..end).map(str::to_owned)
-}
-
-/// The word that starts at `position` in `text`, cut to a readable length.
-fn word_at(text: &str, position: Position) -> String {
+/// The token (a number, a word) that starts at `position` in `text`, up to
+/// whitespace or JSON punctuation, cut to 40 characters.
+fn token_at(text: &str, position: Position) -> String {
     let line = text
         .split('\n')
         .nth(position.line.saturating_sub(1))
         .unwrap_or_default();
-    let word: String = line
-        .chars()
+    line.chars()
         .skip(position.column.saturating_sub(1))
         .take_while(|c| !c.is_whitespace() && !matches!(c, ',' | ':' | '}' | ']'))
-        .take(24)
-        .collect();
-    word
+        .take(40)
+        .collect()
 }
 
 /// Parses JSON text into a value, rejecting duplicate member names at any depth
@@ -533,16 +522,26 @@ impl<'de> Visitor<'de> for UniqueVisitor {
 #[derive(Debug)]
 pub struct TranscriptChecker<'v> {
     validator: &'v Validator,
-    semantic: bool,
+    exchange: bool,
+    per_message: bool,
     session: Session,
 }
 
 impl<'v> TranscriptChecker<'v> {
-    /// A checker with `validator`'s profile; `semantic` adds the semantic rules.
+    /// A checker with `validator`'s profile; `semantic` adds all the semantic
+    /// rules.
     pub fn new(validator: &'v Validator, semantic: bool) -> Self {
+        Self::with_rules(validator, semantic, semantic)
+    }
+
+    /// A checker that applies the exchange rules across messages (B1, B4, H4)
+    /// when `exchange` is set, and the rules of single messages (B3, F1, …)
+    /// when `per_message` is.
+    pub fn with_rules(validator: &'v Validator, exchange: bool, per_message: bool) -> Self {
         TranscriptChecker {
             validator,
-            semantic,
+            exchange,
+            per_message,
             session: Session::new(),
         }
     }
@@ -567,12 +566,17 @@ impl<'v> TranscriptChecker<'v> {
     }
 
     fn semantic_rules(&mut self, checked: &mut Checked, origin: &str) {
-        if !self.semantic {
+        if !self.exchange && !self.per_message {
             return;
         }
         if let Some(envelope) = &checked.envelope {
-            let mut found = self.session.observe(envelope, origin);
-            found.extend(semantic::check_envelope(envelope, self.session.context()));
+            // The session always follows the conversation: the per-message rules
+            // need what the provider declared (G1, F11).
+            let exchange = self.session.observe(envelope, origin);
+            let mut found = if self.exchange { exchange } else { Vec::new() };
+            if self.per_message {
+                found.extend(semantic::check_envelope(envelope, self.session.context()));
+            }
             found.sort();
             checked
                 .findings

@@ -15,8 +15,8 @@
 //! unsolicited lines ends the conversation, and the provider is killed.
 
 use super::{Message, Peer, Problem, Received, Report, SHOWN_LINE_CHARS, Severity, Side, Step};
-use crate::semantic::{self, Rule, Session};
-use crate::transcript::{Checked, Finding, check_message, locate};
+use crate::semantic::Rule;
+use crate::transcript::{Checked, Finding, TranscriptChecker, check_message, locate};
 use crate::validate::Validator;
 use cgp_types::{
     Capabilities, ContextQuery, Envelope, ErrorCode, FrameId, FrameKind, PROTOCOL_VERSION, Variant,
@@ -58,7 +58,7 @@ pub fn run(
         interop,
         strict,
         options,
-        session: Session::new(),
+        checker: TranscriptChecker::with_rules(interop, true, options.semantic),
         sequence: 0,
         steps: Vec::new(),
         current: None,
@@ -86,7 +86,9 @@ struct Driver<'a> {
     interop: &'a Validator,
     strict: &'a Validator,
     options: Options,
-    session: Session,
+    /// The exchange rules always (a host enforces them), the per-message rules
+    /// with [`Options::semantic`].
+    checker: TranscriptChecker<'a>,
     sequence: usize,
     steps: Vec<Step>,
     current: Option<Step>,
@@ -657,44 +659,41 @@ impl Driver<'_> {
     fn record(&mut self, side: Side, bytes: &[u8], probe: bool) -> Checked {
         self.sequence += 1;
         let sequence = self.sequence;
-        let checked = check_message(self.interop, bytes);
-        let mut findings: Vec<(Severity, Finding)> = checked
-            .findings
-            .iter()
-            .cloned()
-            .map(|finding| (Severity::Error, finding))
-            .collect();
+        let mut checked = check_message(self.interop, bytes);
+        let mut warnings: Vec<Finding> = Vec::new();
         if let (true, Some(value)) = (checked.is_valid(), &checked.value) {
-            let mut warnings: Vec<Finding> = self
+            warnings = self
                 .strict
                 .validate_envelope(value)
                 .into_iter()
                 .map(Finding::schema)
                 .collect();
             locate(bytes, &mut warnings);
-            findings.extend(warnings.into_iter().map(|f| (Severity::Warning, f)));
         }
         let expected_direction = match side {
             Side::Host => cgp_types::Direction::HostToProvider,
             Side::Provider => cgp_types::Direction::ProviderToHost,
         };
-        let mut wrong_way = None;
-        if let Some(envelope) = &checked.envelope {
-            if envelope.direction() == expected_direction {
-                let mut rules = self
-                    .session
-                    .observe(envelope, &format!("message #{sequence}"));
-                if self.options.semantic {
-                    rules.extend(semantic::check_envelope(envelope, self.session.context()));
-                }
-                let mut found: Vec<Finding> = rules.into_iter().map(Finding::semantic).collect();
-                locate(bytes, &mut found);
-                found.sort_by_key(|finding| finding.position);
-                findings.extend(found.into_iter().map(|f| (Severity::Error, f)));
-            } else {
-                wrong_way = Some(envelope.variant());
-            }
+        let wrong_way = checked
+            .envelope
+            .as_ref()
+            .filter(|envelope| envelope.direction() != expected_direction)
+            .map(Envelope::variant);
+        if wrong_way.is_none() {
+            self.checker
+                .add_semantic(bytes, &format!("message #{sequence}"), &mut checked);
         }
+        let findings: Vec<(Severity, Finding)> = checked
+            .findings
+            .iter()
+            .cloned()
+            .map(|finding| (Severity::Error, finding))
+            .chain(
+                warnings
+                    .into_iter()
+                    .map(|finding| (Severity::Warning, finding)),
+            )
+            .collect();
         let text = String::from_utf8_lossy(bytes);
         let shown: String = text.chars().take(SHOWN_LINE_CHARS).collect();
         self.step().messages.push(Message {
