@@ -260,16 +260,7 @@ fn collect<E>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bundle::Bundle;
-
-    fn validator() -> Validator {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../generated/schema/contextgraph-1.0/interop.schema.json"
-        );
-        let text = std::fs::read_to_string(path).expect("the published bundle");
-        Validator::new(&Bundle::from_published(&text).expect("bundle")).expect("compiles")
-    }
+    use crate::transcript::published_interop_validator as validator;
 
     #[test]
     fn threads_keep_the_order_and_the_session() {

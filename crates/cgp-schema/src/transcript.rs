@@ -704,19 +704,24 @@ fn skip_line(reader: &mut impl BufRead) -> io::Result<u64> {
     }
 }
 
+/// A validator for the published interop bundle, for tests.
+#[cfg(test)]
+pub(crate) fn published_interop_validator() -> Validator {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../generated/schema/contextgraph-1.0/interop.schema.json"
+    );
+    let text = std::fs::read_to_string(path).expect("the published bundle");
+    let bundle = crate::bundle::Bundle::from_published(&text).expect("a bundle");
+    Validator::new(&bundle).expect("compiles")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bundle::Bundle;
 
     fn validator() -> Validator {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../generated/schema/contextgraph-1.0/interop.schema.json"
-        );
-        let text = std::fs::read_to_string(path).expect("the published bundle");
-        let bundle = Bundle::from_published(&text).expect("a bundle");
-        Validator::new(&bundle).expect("compiles")
+        published_interop_validator()
     }
 
     fn findings(validator: &Validator, line: &str) -> Vec<(Layer, String, String)> {

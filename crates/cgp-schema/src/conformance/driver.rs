@@ -409,12 +409,7 @@ impl Driver<'_> {
                 }
                 Received::Closed | Received::Timeout => break,
                 Received::Failed(error) => {
-                    self.problem(
-                        Severity::Error,
-                        Side::Provider,
-                        None,
-                        format!("reading the provider's output failed: {error}"),
-                    );
+                    self.read_failed(None, &error);
                     break;
                 }
             }
@@ -510,13 +505,7 @@ impl Driver<'_> {
                 return None;
             }
             Received::Failed(error) => {
-                self.problem(
-                    Severity::Error,
-                    Side::Provider,
-                    rule,
-                    format!("reading the provider's output failed: {error}"),
-                );
-                self.end("reading the provider's output failed");
+                self.read_failed(rule, &error);
                 return None;
             }
         };
@@ -587,15 +576,7 @@ impl Driver<'_> {
                     );
                     self.end("the provider closed its output");
                 }
-                Received::Failed(error) => {
-                    self.problem(
-                        Severity::Error,
-                        Side::Provider,
-                        None,
-                        format!("reading the provider's output failed: {error}"),
-                    );
-                    self.end("reading the provider's output failed");
-                }
+                Received::Failed(error) => self.read_failed(None, &error),
             }
         }
     }
@@ -644,6 +625,16 @@ impl Driver<'_> {
             );
             self.end("the provider flooded its output");
         }
+    }
+
+    fn read_failed(&mut self, rule: Option<Rule>, error: &str) {
+        self.problem(
+            Severity::Error,
+            Side::Provider,
+            rule,
+            format!("reading the provider's output failed: {error}"),
+        );
+        self.end("reading the provider's output failed");
     }
 
     fn closed_mid_line(&mut self) {
