@@ -4,8 +4,9 @@
 //! its acknowledgement, then queries answered by `frames` (1 to 8 frames whose
 //! content is 200 B to 64 KiB, log-uniformly), the occasional `error`,
 //! `verify`/`verified`, and a `shutdown`. Every line is canonical
-//! `contextgraph/1.0`, valid under both profiles, with honest token costs. The same
-//! seed and size give the same bytes on every machine.
+//! `contextgraph/1.0`, valid under both profiles and under the semantic rules
+//! (honest token costs, well-formed digests and timestamps, citation labels). The
+//! same seed and size give the same bytes on every machine.
 
 use cgp_types::{
     Capabilities, ContextFrame, ContextQuery, ContextQueryResult, DataFlow, Envelope, ErrorCode,
@@ -164,9 +165,9 @@ fn frame(rng: &mut Rng, index: u64) -> ContextFrame {
             by: None,
         });
     }
+    frame.citation_label = Some(format!("[{index}]"));
     if rng.below(3) == 0 {
         frame.recorded_at = Some("2026-03-01T12:00:00Z".into());
-        frame.citation_label = Some(format!("[{index}]"));
     }
     frame
 }
