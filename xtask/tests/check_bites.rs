@@ -3,101 +3,22 @@
 //! Rust types, which need a rebuild, the same gate through the library) fails with
 //! a message naming the member and both files.
 
+mod support;
+
 use serde_json::Value;
-use std::path::{Path, PathBuf};
 use std::process::Command;
+use support::{Tree, assert_reports, copy_dir, repo};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create directory");
-    for entry in std::fs::read_dir(from).expect("read directory") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("file type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy file");
-        }
-    }
-}
-
-/// A scratch copy of what `check` reads: schema/, SPEC.md, generated/ and the
-/// hand-written types' sources.
-struct Tree(PathBuf);
-
-impl Tree {
-    fn new(name: &str) -> Self {
-        let root = std::env::temp_dir().join(format!("cgp-bites-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        for part in ["schema", "generated", "crates/cgp-types/src"] {
-            copy_dir(&repo().join(part), &root.join(part));
-        }
-        std::fs::copy(repo().join("SPEC.md"), root.join("SPEC.md")).expect("copy SPEC.md");
-        Tree(root)
-    }
-
-    fn edit_json(&self, file: &str, edit: impl FnOnce(&mut Value)) {
-        let path = self.0.join(file);
-        let mut value: Value =
-            serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
-        edit(&mut value);
-        std::fs::write(
-            &path,
-            serde_json::to_string_pretty(&value).expect("json") + "\n",
-        )
-        .expect("write");
-    }
-
-    fn edit_text(&self, file: &str, from: &str, to: &str) {
-        let path = self.0.join(file);
-        let text = std::fs::read_to_string(&path).expect("read");
-        assert!(text.contains(from), "{file} does not contain {from:?}");
-        std::fs::write(&path, text.replacen(from, to, 1)).expect("write");
-    }
-
-    /// Runs `cargo xtask check` on the copy: (succeeded, stderr).
-    fn check(&self) -> (bool, String) {
-        let output = Command::new(env!("CARGO_BIN_EXE_xtask"))
-            .arg("--root")
-            .arg(&self.0)
-            .arg("check")
-            .output()
-            .expect("run xtask");
-        (
-            output.status.success(),
-            String::from_utf8_lossy(&output.stderr).into_owned(),
-        )
-    }
-
-    fn line_of(&self, file: &str, needle: &str) -> usize {
-        let text = std::fs::read_to_string(self.0.join(file)).expect("read");
-        text.lines()
-            .position(|line| line.contains(needle))
-            .map(|index| index + 1)
-            .unwrap_or_else(|| panic!("{needle} not in {file}"))
-    }
-}
-
-impl Drop for Tree {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn assert_reports(stderr: &str, expected: &str) {
-    assert!(
-        stderr.contains(expected),
-        "expected the report to contain\n  {expected}\nbut it was:\n{stderr}"
-    );
+/// Runs `cargo xtask check` on the copy: (succeeded, stderr).
+fn check(tree: &Tree) -> (bool, String) {
+    let run = tree.xtask(&["check"]);
+    (run.ok, run.stderr)
 }
 
 #[test]
 fn the_unchanged_copy_passes() {
     let tree = Tree::new("unchanged");
-    let (ok, stderr) = tree.check();
+    let (ok, stderr) = check(&tree);
     assert!(ok, "{stderr}");
 }
 
@@ -112,7 +33,7 @@ fn a_member_added_to_a_schema_but_not_to_the_types() {
             serde_json::json!({"type": "string", "description": "A summary.", "x-cgp-since": "1.0", "x-cgp-emit": "omit-if-absent"}),
         );
     });
-    let (ok, stderr) = tree.check();
+    let (ok, stderr) = check(&tree);
     assert!(!ok);
     let schema_line = tree.line_of(file, "\"summary\"");
     let rust_line = tree.line_of("crates/cgp-types/src/frame.rs", "pub struct ContextFrame");
@@ -134,7 +55,7 @@ fn a_required_member_made_optional_in_the_schema_only() {
         // An optional member must say when the encoder writes it.
         schema["properties"]["title"]["x-cgp-emit"] = "omit-if-absent".into();
     });
-    let (ok, stderr) = tree.check();
+    let (ok, stderr) = check(&tree);
     assert!(!ok);
     let schema_line = tree.line_of(file, "\"title\": {");
     let rust_line = tree.line_of("crates/cgp-types/src/frame.rs", "pub title: String");
@@ -156,7 +77,7 @@ fn a_closed_enum_value_added_in_the_schema_only() {
             .expect("enum")
             .push("summary".into());
     });
-    let (ok, stderr) = tree.check();
+    let (ok, stderr) = check(&tree);
     assert!(!ok);
     let rust_line = tree.line_of("crates/cgp-types/src/frame.rs", "pub enum Representation");
     assert_reports(
@@ -175,7 +96,7 @@ fn the_version_bumped_in_the_schema_only() {
         "\"contextgraph/1.0\"",
         "\"contextgraph/1.1\"",
     );
-    let (ok, stderr) = tree.check();
+    let (ok, stderr) = check(&tree);
     assert!(!ok);
     let declared = tree.line_of("schema/envelope.schema.json", "x-cgp-protocol-version");
     let types = tree.line_of("crates/cgp-types/src/lib.rs", "pub const PROTOCOL_VERSION");
@@ -202,7 +123,7 @@ fn the_version_bumped_in_the_types_only() {
         "\"contextgraph/1.0\";",
         "\"contextgraph/1.1\";",
     );
-    let (ok, stderr) = tree.check();
+    let (ok, stderr) = check(&tree);
     assert!(!ok);
     let declared = tree.line_of("schema/envelope.schema.json", "x-cgp-protocol-version");
     let types = tree.line_of("crates/cgp-types/src/lib.rs", "pub const PROTOCOL_VERSION");

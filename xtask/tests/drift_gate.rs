@@ -6,102 +6,21 @@
 //! hand-written types, compiled into xtask, do not have it, so the sync gate
 //! fails), so these tests assert the lines of the `releases` and `bump` gates.
 
-use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod support;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use serde_json::json;
+use support::Tree;
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create directory");
-    for entry in std::fs::read_dir(from).expect("read directory") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("file type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy file");
-        }
-    }
-}
-
-struct Tree(PathBuf);
-
-/// What one xtask run printed.
-struct Run {
-    ok: bool,
-    stdout: String,
-    stderr: String,
-}
-
-impl Tree {
-    fn new(name: &str) -> Self {
-        let root = std::env::temp_dir().join(format!("cgp-drift-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        for part in ["schema", "generated", "crates/cgp-types/src"] {
-            copy_dir(&repo().join(part), &root.join(part));
-        }
-        std::fs::copy(repo().join("SPEC.md"), root.join("SPEC.md")).expect("copy SPEC.md");
-        Tree(root)
-    }
-
-    fn xtask(&self, args: &[&str]) -> Run {
-        let output = Command::new(env!("CARGO_BIN_EXE_xtask"))
-            .arg("--root")
-            .arg(&self.0)
-            .args(args)
-            .output()
-            .expect("run xtask");
-        Run {
-            ok: output.status.success(),
-            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        }
-    }
-
-    fn edit_json(&self, file: &str, edit: impl FnOnce(&mut Value)) {
-        let path = self.0.join(file);
-        let mut value: Value =
-            serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
-        edit(&mut value);
-        std::fs::write(
-            &path,
-            serde_json::to_string_pretty(&value).expect("json") + "\n",
-        )
-        .expect("write");
-    }
-
-    fn read(&self, file: &str) -> Vec<u8> {
-        std::fs::read(self.0.join(file)).unwrap_or_else(|error| panic!("{file}: {error}"))
-    }
-
-    fn line_of(&self, file: &str, needle: &str) -> usize {
-        let text = std::fs::read_to_string(self.0.join(file)).expect("read");
-        text.lines()
-            .position(|line| line.contains(needle))
-            .map(|index| index + 1)
-            .unwrap_or_else(|| panic!("{needle} not in {file}"))
-    }
-
-    /// Adds the optional member `ContextQuery.language`.
-    fn add_optional_member(&self) {
-        self.edit_json(QUERY, |schema| {
-            schema["properties"]["language"] = json!({
-                "type": "string",
-                "description": "The natural language the host wants answers in.",
-                "x-cgp-since": "1.0",
-                "x-cgp-emit": "omit-if-absent"
-            });
+/// Adds the optional member `ContextQuery.language`.
+fn add_optional_member(tree: &Tree) {
+    tree.edit_json(QUERY, |schema| {
+        schema["properties"]["language"] = json!({
+            "type": "string",
+            "description": "The natural language the host wants answers in.",
+            "x-cgp-since": "1.0",
+            "x-cgp-emit": "omit-if-absent"
         });
-    }
-}
-
-impl Drop for Tree {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+    });
 }
 
 const QUERY: &str = "schema/types/context-query.schema.json";
@@ -190,7 +109,7 @@ fn an_optional_member_with_a_minor_bump_passes_and_keeps_the_release() {
     let tree = Tree::new("minor");
     let interop = tree.read(RELEASED_INTEROP);
     let strict = tree.read(RELEASED_STRICT);
-    tree.add_optional_member();
+    add_optional_member(&tree);
     let unbumped = tree.xtask(&["check"]);
     let line = tree.line_of(QUERY, "\"language\"");
     assert_has(
@@ -245,7 +164,7 @@ fn an_optional_member_with_a_minor_bump_passes_and_keeps_the_release() {
 #[test]
 fn a_major_bump_for_an_additive_change_passes_with_a_note() {
     let tree = Tree::new("major");
-    tree.add_optional_member();
+    add_optional_member(&tree);
     let bump = tree.xtask(&["set-version", "contextgraph/2.0"]);
     assert!(bump.ok, "{}", bump.stderr);
     let envelope = String::from_utf8(tree.read("schema/envelope.schema.json")).expect("utf-8");

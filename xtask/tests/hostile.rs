@@ -1,61 +1,10 @@
 //! Hostile trees: `cargo xtask check` and `codegen` never fetch, never panic,
 //! and name the file and line of what is wrong.
 
-use std::path::{Path, PathBuf};
+mod support;
+
 use std::process::{Command, Output};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create directory");
-    for entry in std::fs::read_dir(from).expect("read directory") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("file type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy file");
-        }
-    }
-}
-
-struct Tree(PathBuf);
-
-impl Tree {
-    fn new(name: &str) -> Self {
-        let root = std::env::temp_dir().join(format!("cgp-hostile-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        for part in ["schema", "generated", "crates/cgp-types/src"] {
-            copy_dir(&repo().join(part), &root.join(part));
-        }
-        std::fs::copy(repo().join("SPEC.md"), root.join("SPEC.md")).expect("copy SPEC.md");
-        Tree(root)
-    }
-
-    fn replace(&self, file: &str, from: &str, to: &str) {
-        let path = self.0.join(file);
-        let text = std::fs::read_to_string(&path).expect("read");
-        assert!(text.contains(from), "{file} lacks {from:?}");
-        std::fs::write(&path, text.replacen(from, to, 1)).expect("write");
-    }
-
-    fn xtask(&self, command: &str) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_xtask"))
-            .arg("--root")
-            .arg(&self.0)
-            .arg(command)
-            .output()
-            .expect("run xtask")
-    }
-}
-
-impl Drop for Tree {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use support::Tree;
 
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
@@ -64,7 +13,7 @@ fn stderr(output: &Output) -> String {
 #[test]
 fn an_http_ref_is_refused_without_opening_a_socket() {
     let tree = Tree::new("http");
-    tree.replace(
+    tree.edit_text(
         "schema/types/context-frame.schema.json",
         "\"content-ref.schema.json\"",
         "\"http://127.0.0.1:9/content-ref.schema.json\"",
@@ -103,14 +52,14 @@ fn an_unterminated_fence_in_spec_is_named() {
     let spec = std::fs::read_to_string(tree.0.join("SPEC.md")).expect("read");
     std::fs::write(tree.0.join("SPEC.md"), format!("{spec}\n```json cgp-example name=late target=Envelope expect=valid\n{{\"type\": \"shutdown\"}}\n")).expect("write");
     let line = spec.lines().count() + 2;
-    let output = tree.xtask("check");
-    assert_eq!(output.status.code(), Some(1));
+    let output = tree.xtask(&["check"]);
+    assert_eq!(output.code, Some(1));
     assert!(
-        stderr(&output).contains(&format!(
+        output.stderr.contains(&format!(
             "SPEC.md:{line}:1: unterminated code fence: it runs to the end of the file"
         )),
         "{}",
-        stderr(&output)
+        output.stderr
     );
 }
 
@@ -125,14 +74,14 @@ fn a_duplicate_example_name_is_named_with_both_lines() {
         + 1;
     std::fs::write(tree.0.join("SPEC.md"), format!("{spec}\n```json cgp-example name=query.minimal target=Envelope expect=valid\n{{\"type\": \"shutdown\"}}\n```\n")).expect("write");
     let line = spec.lines().count() + 2;
-    let output = tree.xtask("check");
-    assert_eq!(output.status.code(), Some(1));
+    let output = tree.xtask(&["check"]);
+    assert_eq!(output.code, Some(1));
     assert!(
-        stderr(&output).contains(&format!(
+        output.stderr.contains(&format!(
             "SPEC.md:{line}:1: duplicate example name `query.minimal` (first used on line {first})"
         )),
         "{}",
-        stderr(&output)
+        output.stderr
     );
 }
 
@@ -145,9 +94,9 @@ fn an_unwritable_generated_directory_is_named_and_nothing_is_lost() {
     std::fs::write(tree.0.join("generated/docs"), "not a directory").expect("write");
     let before = std::fs::read(tree.0.join("generated/rust/src/types.rs")).expect("read");
     std::fs::write(tree.0.join("generated/rust/src/types.rs"), b"// stale\n").expect("write");
-    let output = tree.xtask("codegen");
-    assert_eq!(output.status.code(), Some(1));
-    let report = stderr(&output);
+    let output = tree.xtask(&["codegen"]);
+    assert_eq!(output.code, Some(1));
+    let report = output.stderr;
     assert!(
         report.starts_with("generated/docs/README.md: cannot create its directory:"),
         "{report}"

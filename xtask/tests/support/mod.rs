@@ -1,0 +1,120 @@
+//! Scratch copies of the repository tree for the end-to-end tests of `cargo
+//! xtask`: what `check` reads (schema/, SPEC.md, generated/ and the hand-written
+//! types' sources), edited one way or another, and the xtask binary run on it.
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The repository root.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Copies a directory recursively.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create directory");
+    for entry in std::fs::read_dir(from).expect("read directory") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy file");
+        }
+    }
+}
+
+/// What one xtask run printed.
+pub struct Run {
+    /// Whether it exited 0.
+    pub ok: bool,
+    /// Its exit code.
+    pub code: Option<i32>,
+    /// Its standard output.
+    pub stdout: String,
+    /// Its standard error.
+    pub stderr: String,
+}
+
+/// A scratch copy of the tree, removed when dropped.
+pub struct Tree(pub PathBuf);
+
+impl Tree {
+    /// A fresh copy named after the test (`name` keeps parallel tests apart).
+    pub fn new(name: &str) -> Self {
+        let root = std::env::temp_dir().join(format!("cgp-xtask-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for part in ["schema", "generated", "crates/cgp-types/src"] {
+            copy_dir(&repo().join(part), &root.join(part));
+        }
+        std::fs::copy(repo().join("SPEC.md"), root.join("SPEC.md")).expect("copy SPEC.md");
+        Tree(root)
+    }
+
+    /// Runs `cargo xtask --root <copy> <args>`.
+    pub fn xtask(&self, args: &[&str]) -> Run {
+        let output = Command::new(env!("CARGO_BIN_EXE_xtask"))
+            .arg("--root")
+            .arg(&self.0)
+            .args(args)
+            .output()
+            .expect("run xtask");
+        Run {
+            ok: output.status.success(),
+            code: output.status.code(),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+
+    /// Edits a JSON file in place.
+    pub fn edit_json(&self, file: &str, edit: impl FnOnce(&mut Value)) {
+        let path = self.0.join(file);
+        let mut value: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
+        edit(&mut value);
+        std::fs::write(
+            &path,
+            serde_json::to_string_pretty(&value).expect("json") + "\n",
+        )
+        .expect("write");
+    }
+
+    /// Replaces the first occurrence of `from` (which must be there) by `to`.
+    pub fn edit_text(&self, file: &str, from: &str, to: &str) {
+        let path = self.0.join(file);
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(text.contains(from), "{file} does not contain {from:?}");
+        std::fs::write(&path, text.replacen(from, to, 1)).expect("write");
+    }
+
+    /// A file's bytes.
+    pub fn read(&self, file: &str) -> Vec<u8> {
+        std::fs::read(self.0.join(file)).unwrap_or_else(|error| panic!("{file}: {error}"))
+    }
+
+    /// The 1-based line of the first line of `file` containing `needle`.
+    pub fn line_of(&self, file: &str, needle: &str) -> usize {
+        let text = std::fs::read_to_string(self.0.join(file)).expect("read");
+        text.lines()
+            .position(|line| line.contains(needle))
+            .map(|index| index + 1)
+            .unwrap_or_else(|| panic!("{needle} not in {file}"))
+    }
+}
+
+impl Drop for Tree {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Asserts that a report contains `expected`, showing the report when not.
+pub fn assert_reports(report: &str, expected: &str) {
+    assert!(
+        report.contains(expected),
+        "expected the report to contain\n  {expected}\nbut it was:\n{report}"
+    );
+}
