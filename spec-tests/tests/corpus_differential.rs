@@ -4,8 +4,8 @@
 
 mod support;
 
-use spec_tests::{examples, generated, hand_written, same_value};
-use support::reference;
+use spec_tests::{examples, hand_written, same_value};
+use support::{generated, reference};
 
 #[test]
 fn reference_decoder_does_what_each_example_declares() {

@@ -3,21 +3,15 @@
 //! example the verdict the corpus declares, under both profiles, exactly as our
 //! own validator does.
 //!
-//! The peers are installed under `target/peers` by `cargo xtask peers` (which
-//! `cargo xtask test` runs first); this test fails, with that instruction, when
-//! they are missing.
+//! The pinned peers are installed under `target/peers` on first use
+//! (`spec_tests::peers`), so `cargo test --workspace` needs `python3` with `pip`
+//! and Node.js with `npm` on the machine.
 
 use cgp_schema::{Profile, Validator};
-use spec_tests::{bundle, examples, repo_root};
+use spec_tests::{bundle, examples, peers, repo_root};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
-
-fn peers_dir() -> PathBuf {
-    std::env::var_os("CGP_PEERS_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join("target/peers"))
-}
 
 fn run_peer(
     program: &str,
@@ -27,11 +21,6 @@ fn run_peer(
     cases: &str,
 ) -> BTreeMap<String, bool> {
     let (key, path) = env;
-    assert!(
-        path.exists(),
-        "{} is missing: run `cargo xtask peers` (or `cargo xtask test`) to install Python jsonschema and Node Ajv",
-        path.display()
-    );
     let output = Command::new(program)
         .arg(repo_root().join("spec-tests/peers").join(script))
         .arg(bundle)
@@ -50,6 +39,7 @@ fn run_peer(
 
 #[test]
 fn python_jsonschema_and_ajv_agree_with_the_corpus_under_both_profiles() {
+    let base = peers::ensure_installed().unwrap_or_else(|problem| panic!("{problem}"));
     let examples = examples();
     let scratch = std::env::temp_dir().join(format!("cgp-peers-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).expect("scratch directory");
@@ -75,7 +65,7 @@ fn python_jsonschema_and_ajv_agree_with_the_corpus_under_both_profiles() {
                 run_peer(
                     "python3",
                     "validate.py",
-                    ("PYTHONPATH", peers_dir().join("python")),
+                    ("PYTHONPATH", peers::python_path(&base)),
                     &bundle_arg,
                     &cases_arg,
                 ),
@@ -85,7 +75,7 @@ fn python_jsonschema_and_ajv_agree_with_the_corpus_under_both_profiles() {
                 run_peer(
                     "node",
                     "validate.mjs",
-                    ("NODE_PATH", peers_dir().join("node/node_modules")),
+                    ("NODE_PATH", peers::node_path(&base)),
                     &bundle_arg,
                     &cases_arg,
                 ),

@@ -11,8 +11,9 @@ use cgp_schema::{Profile, Validator};
 use cgp_types::*;
 use proptest::collection::vec;
 use proptest::prelude::*;
-use spec_tests::{bundle, generated, hand_written, same_value};
+use spec_tests::{bundle, hand_written, same_value};
 use std::sync::OnceLock;
+use support::generated;
 
 fn validators() -> &'static (Validator, Validator) {
     static VALIDATORS: OnceLock<(Validator, Validator)> = OnceLock::new();

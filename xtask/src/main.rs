@@ -58,8 +58,8 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Codegen => codegen(&root),
         Command::Check => check(&root),
-        Command::Peers => peers(&root),
-        Command::Test => match peers(&root) {
+        Command::Peers => peers(),
+        Command::Test => match peers() {
             code if code == ExitCode::SUCCESS => cargo_test(&root),
             code => code,
         },
@@ -68,68 +68,19 @@ fn main() -> ExitCode {
     }
 }
 
-/// The peer validators, pinned so every machine compares against the same versions.
-const PYTHON_JSONSCHEMA: &str = "jsonschema==4.26.0";
-const NODE_AJV: &str = "ajv@8.20.0";
-
-fn peers(root: &std::path::Path) -> ExitCode {
-    let base = root.join("target/peers");
-    let marker = base.join("installed.txt");
-    let wanted = format!("{PYTHON_JSONSCHEMA}\n{NODE_AJV}\n");
-    if std::fs::read_to_string(&marker).is_ok_and(|found| found == wanted) {
-        println!("peers already installed in {}", base.display());
-        return ExitCode::SUCCESS;
-    }
-    let python = base.join("python");
-    let node = base.join("node");
-    let steps: [(&str, Vec<String>); 2] = [
-        (
-            "python3",
-            vec![
-                "-m".into(),
-                "pip".into(),
-                "install".into(),
-                "--quiet".into(),
-                "--disable-pip-version-check".into(),
-                "--upgrade".into(),
-                "--target".into(),
-                python.display().to_string(),
-                PYTHON_JSONSCHEMA.into(),
-            ],
-        ),
-        (
-            "npm",
-            vec![
-                "install".into(),
-                "--silent".into(),
-                "--no-audit".into(),
-                "--no-fund".into(),
-                "--prefix".into(),
-                node.display().to_string(),
-                NODE_AJV.into(),
-            ],
-        ),
-    ];
-    for (program, args) in steps {
-        println!("installing: {program} {}", args.join(" "));
-        match std::process::Command::new(program).args(&args).status() {
-            Ok(status) if status.success() => {}
-            Ok(status) => {
-                return fail(&format!(
-                    "{program} failed ({status}); the peer validator tests need it"
-                ));
-            }
-            Err(error) => {
-                return fail(&format!(
-                    "cannot run {program}: {error}; install it to run the peer validator tests"
-                ));
-            }
+fn peers() -> ExitCode {
+    match spec_tests::peers::ensure_installed() {
+        Ok(base) => {
+            println!(
+                "peers installed in {} ({} and {})",
+                base.display(),
+                spec_tests::peers::PYTHON_JSONSCHEMA,
+                spec_tests::peers::NODE_AJV
+            );
+            ExitCode::SUCCESS
         }
+        Err(problem) => fail(&problem),
     }
-    if let Err(error) = std::fs::write(&marker, wanted) {
-        return fail(&format!("{}: {error}", marker.display()));
-    }
-    ExitCode::SUCCESS
 }
 
 fn cargo_test(root: &std::path::Path) -> ExitCode {
