@@ -11,7 +11,6 @@
 //!   `schema/` (a new major family also rewrites every `$id` and `x-cgp-since`).
 //! - `cargo xtask peers`: install the other-language validators the tests compare
 //!   against (Python `jsonschema`, Node Ajv) under `target/peers`.
-//! - `cargo xtask test`: `peers`, then `cargo test --workspace`.
 
 use cgp_codegen::output::{self, Drift, RealFileSystem};
 use clap::{Parser, Subcommand};
@@ -36,8 +35,6 @@ enum Command {
     Check,
     /// Install Python jsonschema and Node Ajv under target/peers for the tests.
     Peers,
-    /// Install the peers, then run every test in the workspace.
-    Test,
     /// Freeze the working version's bundles in generated/schema/releases.json.
     Release,
     /// Declare another protocol version in schema/, e.g. contextgraph/1.1.
@@ -59,10 +56,6 @@ fn main() -> ExitCode {
         Command::Codegen => codegen(&root),
         Command::Check => check(&root),
         Command::Peers => peers(),
-        Command::Test => match peers() {
-            code if code == ExitCode::SUCCESS => cargo_test(&root),
-            code => code,
-        },
         Command::Release => release(&root),
         Command::SetVersion { version } => set_version(&root, &version),
     }
@@ -80,19 +73,6 @@ fn peers() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(problem) => fail(&problem),
-    }
-}
-
-fn cargo_test(root: &std::path::Path) -> ExitCode {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    match std::process::Command::new(cargo)
-        .args(["test", "--workspace"])
-        .current_dir(root)
-        .status()
-    {
-        Ok(status) if status.success() => ExitCode::SUCCESS,
-        Ok(_) => ExitCode::FAILURE,
-        Err(error) => fail(&format!("cannot run cargo test: {error}")),
     }
 }
 
