@@ -9,8 +9,10 @@ use serde_json::{Map, Number, Value};
 use std::collections::HashMap;
 use std::fmt;
 
-/// How deep arrays and objects may nest, the same limit `serde_json` applies.
-pub const MAX_DEPTH: usize = 128;
+/// How deep arrays and objects may nest: the limit `serde_json` applies (its
+/// recursion limit of 128 refuses the 128th nested array or object), so the two
+/// parsers of a message agree on every line.
+pub const MAX_DEPTH: usize = 127;
 
 /// A 1-based line and column (the column counts characters, not bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -483,6 +485,21 @@ mod tests {
         assert!(parse(&deep).unwrap_err().message.contains("nesting"));
         let ok = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
         assert!(parse(&ok).is_ok());
+    }
+
+    /// Found by the line_decoder fuzz target: at 128 levels serde_json refused
+    /// the line and this parser accepted it, so the error had no location.
+    #[test]
+    fn nesting_limit_is_serde_jsons() {
+        for depth in [MAX_DEPTH, MAX_DEPTH + 1] {
+            let text = "[".repeat(depth) + &"]".repeat(depth);
+            let serde = serde_json::from_str::<Value>(&text).is_ok();
+            assert_eq!(parse(&text).is_ok(), serde, "depth {depth}");
+        }
+        let deep = "{\"a\":".repeat(100_000);
+        let error = parse(&deep).unwrap_err();
+        assert!(error.message.contains("nesting deeper than 127"), "{error}");
+        assert_eq!(error.position.column, 5 * 127 + 1);
     }
 
     #[test]
