@@ -2,15 +2,18 @@
 //! threads.
 //!
 //! [`check_stream`] reads lines with a [`LineReader`] on one thread and hands
-//! batches of them to worker threads, which run [`check_message`] (text, schema
-//! and decoder layers: the expensive part). The calling thread puts the verdicts
+//! batches of them to worker threads, which run [`check_verdict`] (or
+//! [`check_message`] when the semantic rules need the decoded envelope): the
+//! text, schema and decoder layers, the expensive part. The calling thread puts the verdicts
 //! back in input order, applies the semantic rules, which need the messages in
 //! order, and passes each verdict to a sink. At most a few batches are in flight,
 //! so memory stays bounded whatever the stream's length; a batch holds at most
 //! [`BATCH_LINES`] lines or [`BATCH_BYTES`] bytes (or one line up to
 //! `MAX_LINE_BYTES`).
 
-use crate::transcript::{Checked, Finding, Line, LineReader, TranscriptChecker, check_message};
+use crate::transcript::{
+    Checked, Finding, Line, LineReader, TranscriptChecker, check_message, check_verdict,
+};
 use crate::validate::Validator;
 use std::collections::BTreeMap;
 use std::io::{self, BufRead};
@@ -91,7 +94,7 @@ where
         while let Some(line) = lines.next_line().map_err(StreamError::Input)? {
             let verdict = match line {
                 Line::Message { number, bytes, .. } => {
-                    let mut checked = check_message(validator, bytes);
+                    let mut checked = check_line(validator, options.semantic, bytes);
                     finish(&mut checker, options.semantic, number, bytes, &mut checked);
                     LineVerdict { number, checked }
                 }
@@ -124,6 +127,16 @@ where
         collected?;
         read.map_err(StreamError::Input)
     })
+}
+
+/// The per-message layers; the semantic rules need the decoded envelope, the
+/// rest only the verdict.
+fn check_line(validator: &Validator, semantic: bool, bytes: &[u8]) -> Checked {
+    if semantic {
+        check_message(validator, bytes)
+    } else {
+        check_verdict(validator, bytes)
+    }
 }
 
 fn too_long(number: usize, length: u64) -> LineVerdict {
@@ -211,11 +224,8 @@ fn work_on(
             .map(|entry| match entry {
                 Entry::Message { start, end, .. } => {
                     let bytes = batch.data.get(*start..*end).unwrap_or_default();
-                    let mut checked = check_message(validator, bytes);
+                    let mut checked = check_line(validator, semantic, bytes);
                     checked.value = None;
-                    if !semantic {
-                        checked.envelope = None;
-                    }
                     checked
                 }
                 Entry::TooLong { number, length } => too_long(*number, *length).checked,

@@ -20,7 +20,9 @@
 //! Valid messages take a fast path: one parse with `serde_json` (duplicate
 //! member names are caught during that parse), one `is_valid` and one decode.
 //! Only an invalid message is parsed again with [`json_text`] to locate its
-//! errors.
+//! errors. [`check_verdict`], for callers that need the verdict but not the
+//! decoded message, skips the decode where it cannot change the verdict (see
+//! [`check_verdict`] for why).
 
 use crate::json_text::{self, Position};
 use crate::semantic::{self, Rule, SemanticViolation, Session};
@@ -29,6 +31,7 @@ use cgp_types::{Envelope, MAX_LINE_BYTES, Variant};
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
+use std::cell::Cell;
 use std::fmt;
 use std::io::{self, BufRead, Read};
 
@@ -180,18 +183,50 @@ impl Checked {
 /// document) on the text, schema and decoder layers. Positions of the findings
 /// are filled in.
 pub fn check_message(validator: &Validator, bytes: &[u8]) -> Checked {
-    let mut checked = check_unlocated(validator, bytes);
+    let mut checked = check_unlocated(validator, bytes, Keep::Everything);
     locate(bytes, &mut checked.findings);
     checked
 }
 
-fn check_unlocated(validator: &Validator, bytes: &[u8]) -> Checked {
-    let text = match std::str::from_utf8(bytes) {
+/// The same verdict as [`check_message`] (the same findings, located), without
+/// the parsed value or the decoded envelope: both are `None`.
+///
+/// A schema-valid message is decoded only when the decoder could disagree with
+/// the schema. The `sync` gate of `cargo xtask check` proves, member by member,
+/// that the hand-written types accept what the interop profile accepts, up to
+/// the normalisations listed in [`crate::sync`]; of those, only one concerns a
+/// value the schema accepts: JSON Schema calls `1.0`, `1e2` and `-0` integers,
+/// the decoder's integer members do not. The parse notes any number with a
+/// float spelling and an integral value, and only a message holding one is
+/// decoded. Debug builds decode every message anyway and panic if the decoder
+/// rejects one this rule would have passed, so every test and fuzz run checks
+/// the rule.
+pub fn check_verdict(validator: &Validator, bytes: &[u8]) -> Checked {
+    let mut checked = check_unlocated(validator, bytes, Keep::Verdict);
+    locate(bytes, &mut checked.findings);
+    checked
+}
+
+/// What [`check_unlocated`] returns besides the findings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// The parsed value and the decoded envelope.
+    Everything,
+    /// Nothing: decode only when the decoder could disagree with the schema.
+    Verdict,
+}
+
+fn check_unlocated(validator: &Validator, bytes: &[u8], keep: Keep) -> Checked {
+    let text = match simdutf8::basic::from_utf8(bytes) {
         Ok(text) => text,
-        Err(error) => return Checked::rejected(invalid_utf8(bytes, &error)),
+        Err(_) => match std::str::from_utf8(bytes) {
+            // The fast check says only "invalid"; the standard one says where.
+            Err(error) => return Checked::rejected(invalid_utf8(bytes, &error)),
+            Ok(text) => text,
+        },
     };
-    let value = match parse_unique(text) {
-        Ok(value) => value,
+    let (value, integral_float) = match parse_flagging_integral_floats(text) {
+        Ok(parsed) => parsed,
         Err(error) => return Checked::rejected(parse_failure(text, &error)),
     };
     let variant = value
@@ -214,11 +249,23 @@ fn check_unlocated(validator: &Validator, bytes: &[u8]) -> Checked {
         return Checked {
             variant,
             findings,
-            value: Some(value),
+            value: (keep == Keep::Everything).then_some(value),
             envelope: None,
         };
     }
-    match Envelope::deserialize(&value) {
+    if keep == Keep::Verdict && !integral_float {
+        debug_assert!(
+            Envelope::deserialize(&value).is_ok(),
+            "the decoder rejects a schema-valid message with no float-spelled integer, so check_verdict may not skip the decode: {text}"
+        );
+        return Checked {
+            variant,
+            findings: Vec::new(),
+            value: None,
+            envelope: None,
+        };
+    }
+    let checked = match Envelope::deserialize(&value) {
         Ok(envelope) => Checked {
             variant,
             findings: Vec::new(),
@@ -234,6 +281,14 @@ fn check_unlocated(validator: &Validator, bytes: &[u8]) -> Checked {
                 envelope: None,
             }
         }
+    };
+    match keep {
+        Keep::Everything => checked,
+        Keep::Verdict => Checked {
+            value: None,
+            envelope: None,
+            ..checked
+        },
     }
 }
 
@@ -426,28 +481,54 @@ fn token_at(text: &str, position: Position) -> String {
 /// Parses JSON text into a value, rejecting duplicate member names at any depth
 /// and anything after the value but whitespace.
 pub fn parse_unique(text: &str) -> Result<Value, serde_json::Error> {
+    parse_flagging_integral_floats(text).map(|(value, _)| value)
+}
+
+/// [`parse_unique`], also telling whether any number was read as a float with an
+/// integral value (`1.0`, `1e2`, `-0`, `1e300`): the one kind of value the schema
+/// may accept where the decoder does not.
+fn parse_flagging_integral_floats(text: &str) -> Result<(Value, bool), serde_json::Error> {
+    let integral_float = Cell::new(false);
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let value = UniqueValue.deserialize(&mut deserializer)?;
+    let value = UniqueValue {
+        integral_float: &integral_float,
+    }
+    .deserialize(&mut deserializer)?;
     deserializer.end()?;
-    Ok(value)
+    Ok((value, integral_float.get()))
 }
 
 /// A [`DeserializeSeed`] that builds a [`Value`] like `serde_json` does and
 /// fails on a repeated member name, so duplicates cost one map lookup during
-/// the one parse a valid line gets.
-struct UniqueValue;
+/// the one parse a valid line gets. It notes integral floats in passing.
+#[derive(Clone, Copy)]
+struct UniqueValue<'f> {
+    integral_float: &'f Cell<bool>,
+}
 
-impl<'de> DeserializeSeed<'de> for UniqueValue {
+impl<'de> DeserializeSeed<'de> for UniqueValue<'_> {
     type Value = Value;
 
     fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
-        deserializer.deserialize_any(UniqueVisitor)
+        deserializer.deserialize_any(UniqueVisitor {
+            integral_float: self.integral_float,
+        })
     }
 }
 
-struct UniqueVisitor;
+struct UniqueVisitor<'f> {
+    integral_float: &'f Cell<bool>,
+}
 
-impl<'de> Visitor<'de> for UniqueVisitor {
+impl UniqueVisitor<'_> {
+    fn seed(&self) -> UniqueValue<'_> {
+        UniqueValue {
+            integral_float: self.integral_float,
+        }
+    }
+}
+
+impl<'de> Visitor<'de> for UniqueVisitor<'_> {
     type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -467,6 +548,9 @@ impl<'de> Visitor<'de> for UniqueVisitor {
     }
 
     fn visit_f64<E: de::Error>(self, value: f64) -> Result<Value, E> {
+        if value.fract() == 0.0 {
+            self.integral_float.set(true);
+        }
         Number::from_f64(value)
             .map(Value::Number)
             .ok_or_else(|| E::custom("a number JSON cannot represent"))
@@ -490,7 +574,7 @@ impl<'de> Visitor<'de> for UniqueVisitor {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
-        while let Some(item) = seq.next_element_seed(UniqueValue)? {
+        while let Some(item) = seq.next_element_seed(self.seed())? {
             items.push(item);
         }
         Ok(Value::Array(items))
@@ -507,7 +591,7 @@ impl<'de> Visitor<'de> for UniqueVisitor {
                     )));
                 }
                 serde_json::map::Entry::Vacant(entry) => {
-                    entry.insert(map.next_value_seed(UniqueValue)?);
+                    entry.insert(map.next_value_seed(self.seed())?);
                 }
             }
         }
@@ -797,6 +881,38 @@ mod tests {
             br#"{"type":"frames","result":{"frames":[{"id":"a","kind":"doc","title":"t","score":1.0,"token_cost":0}],"truncated":false}}"#
         )
         .is_valid());
+    }
+
+    /// `check_verdict` skips the decode only where it cannot matter: its
+    /// findings are `check_message`'s, float-spelled integers included.
+    #[test]
+    fn the_verdict_alone_is_the_full_verdict() {
+        let validator = validator();
+        let frames = |score: &str, cost: &str| {
+            format!(
+                r#"{{"type":"frames","result":{{"frames":[{{"id":"a","kind":"doc","title":"t","score":{score},"token_cost":{cost}}}],"truncated":false}}}}"#
+            )
+        };
+        let lines = [
+            r#"{"type":"shutdown"}"#.to_owned(),
+            r#"{"type":"query","query":{"goal":"g","max_frames":1e0,"max_tokens":5}}"#.to_owned(),
+            r#"{"type":"query","query":{"goal":"g","max_frames":-0,"max_tokens":5}}"#.to_owned(),
+            frames("0.25", "0"),
+            frames("1.0", "0"),
+            frames("1e0", "0.0"),
+            frames("0.5", "3.5"),
+            r#"{"type":"shutdown","type":"shutdown"}"#.to_owned(),
+            "[1, 2".to_owned(),
+        ];
+        for line in &lines {
+            let full = check_message(&validator, line.as_bytes());
+            let verdict = check_verdict(&validator, line.as_bytes());
+            assert_eq!(verdict.findings, full.findings, "{line}");
+            assert_eq!(verdict.variant, full.variant, "{line}");
+            assert!(verdict.value.is_none() && verdict.envelope.is_none());
+        }
+        assert!(check_verdict(&validator, frames("1.0", "0").as_bytes()).is_valid());
+        assert!(!check_verdict(&validator, frames("1e0", "0.0").as_bytes()).is_valid());
     }
 
     #[test]
