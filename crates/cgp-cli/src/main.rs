@@ -71,6 +71,10 @@ enum Command {
         /// instead of one envelope per line.
         #[arg(long)]
         json_document: bool,
+        /// Check lines on N threads (1: on the main thread alone); the report
+        /// stays in input order. Default: one per core, at most 8.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+        jobs: Option<u16>,
         /// Files to read; `-` or none reads standard input.
         #[arg(value_name = "PATH")]
         paths: Vec<String>,
@@ -129,6 +133,7 @@ fn main() -> ExitCode {
             format,
             semantic,
             json_document,
+            jobs,
             paths,
         } => {
             let validator = match bundles::validator(profile.into()) {
@@ -142,6 +147,7 @@ fn main() -> ExitCode {
                 format,
                 semantic,
                 json_document,
+                jobs: jobs.map_or_else(validate::default_jobs, usize::from),
                 paths,
             };
             validate::run(&options, &validator)

@@ -30,6 +30,8 @@ pub struct Options {
     pub semantic: bool,
     /// Each input is one JSON document, not NDJSON.
     pub json_document: bool,
+    /// Threads that check lines (1: the main thread alone).
+    pub jobs: usize,
     /// The inputs; `-` is standard input.
     pub paths: Vec<String>,
 }
@@ -173,7 +175,7 @@ pub fn run(options: &Options, validator: &Validator) -> ExitCode {
         let result = if options.json_document {
             document(reader, shown, options.semantic, validator, &mut output)
         } else {
-            lines(reader, shown, options.semantic, validator, &mut output)
+            lines(reader, shown, options, validator, &mut output)
         };
         match result {
             Ok(()) => {}
@@ -214,13 +216,13 @@ enum Failure {
 fn lines<W: Write>(
     reader: impl BufRead + Send,
     shown: &str,
-    semantic: bool,
+    options: &Options,
     validator: &Validator,
     output: &mut Output<W>,
 ) -> Result<(), Failure> {
     let options = StreamOptions {
-        semantic,
-        threads: threads(),
+        semantic: options.semantic,
+        threads: options.jobs,
     };
     check_stream(reader, validator, options, |verdict: &LineVerdict| {
         output.message(shown, verdict.number, &verdict.checked)
@@ -231,15 +233,8 @@ fn lines<W: Write>(
     })
 }
 
-/// Worker threads for checking lines: one per core, at most 8; `CGP_THREADS`
-/// overrides it (1 checks on the main thread alone).
-fn threads() -> usize {
-    if let Some(count) = std::env::var("CGP_THREADS")
-        .ok()
-        .and_then(|value| value.parse().ok())
-    {
-        return count;
-    }
+/// The default of `--jobs`: one thread per core, at most 8.
+pub fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |count| count.get().min(8))
 }
 

@@ -15,7 +15,6 @@ fn cgp(args: &[&str]) -> Output {
         .args(args)
         .current_dir(data())
         .env_remove("NO_COLOR")
-        .env_remove("CGP_THREADS")
         .output()
         .expect("cgp runs")
 }
@@ -108,6 +107,50 @@ fn json_output_is_one_object_per_line_then_a_summary() {
     assert_eq!(b3["layer"], "semantic");
     assert_eq!(objects[0]["valid"], true);
     assert_eq!(objects[0]["type"], "handshake");
+}
+
+/// `--jobs` changes how many threads check lines, never the report: the same
+/// bytes, in input order, with and without the semantic rules.
+#[test]
+fn jobs_keep_the_report_in_input_order() {
+    let transcript = std::fs::read(data().join("errors.ndjson")).expect("errors.ndjson");
+    // Enough lines for several batches, so the threads really share the work.
+    let input = transcript.repeat(40);
+    let run = |args: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cgp"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("cgp runs");
+        let mut stdin = child.stdin.take().expect("stdin");
+        let writer = {
+            let input = input.clone();
+            std::thread::spawn(move || {
+                use std::io::Write;
+                stdin.write_all(&input).expect("write stdin");
+            })
+        };
+        let output = child.wait_with_output().expect("cgp finishes");
+        writer.join().expect("writer");
+        assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+        text(&output.stdout)
+    };
+    for semantic in [false, true] {
+        let mut base = vec!["validate", "--format", "json"];
+        if semantic {
+            base.push("--semantic");
+        }
+        let with = |jobs: &str| run(&[base.as_slice(), &["--jobs", jobs, "-"]].concat());
+        let alone = with("1");
+        assert!(alone.lines().count() > 1000, "{alone}");
+        assert_eq!(with("2"), alone, "--jobs 2, semantic: {semantic}");
+        assert_eq!(with("5"), alone, "--jobs 5, semantic: {semantic}");
+        assert_eq!(run(&[base.as_slice(), &["-"]].concat()), alone);
+    }
+    let zero = cgp(&["validate", "--jobs", "0", "errors.ndjson"]);
+    assert_eq!(zero.status.code(), Some(2));
 }
 
 #[test]
