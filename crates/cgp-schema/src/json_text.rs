@@ -6,7 +6,8 @@
 //! rejects but a parsed value can no longer show: duplicate member names.
 
 use serde_json::{Map, Number, Value};
-use std::collections::HashMap;
+use std::cell::Cell;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 /// How deep arrays and objects may nest: the limit `serde_json` applies (its
@@ -108,6 +109,32 @@ pub fn pointer_tokens(pointer: &str) -> Vec<String> {
 /// Parses JSON text, recording positions. Whitespace may surround the value;
 /// anything else after it is an error.
 pub fn parse(text: &str) -> Result<Document, ParseError> {
+    run(text, None)
+}
+
+/// Finds where the values at `pointers` start, for locating errors in a message
+/// that is already known to parse. Unlike [`parse`], it keeps neither the value
+/// (the returned document's `value` is `null`) nor the position of any value
+/// but those at `pointers` and their ancestors, so a huge message costs little
+/// more memory than its text. Duplicate member names are not looked for.
+pub fn locate<'p>(
+    text: &str,
+    pointers: impl IntoIterator<Item = &'p str>,
+) -> Result<Document, ParseError> {
+    let mut wanted = HashSet::new();
+    for pointer in pointers {
+        let mut current = pointer;
+        wanted.insert(current.to_owned());
+        while let Some(cut) = current.rfind('/') {
+            current = current.get(..cut).unwrap_or_default();
+            wanted.insert(current.to_owned());
+        }
+        wanted.insert(String::new());
+    }
+    run(text, Some(wanted))
+}
+
+fn run(text: &str, wanted: Option<HashSet<String>>) -> Result<Document, ParseError> {
     let mut parser = Parser {
         text,
         bytes: text.as_bytes(),
@@ -116,6 +143,8 @@ pub fn parse(text: &str) -> Result<Document, ParseError> {
         line_start: 0,
         values: HashMap::new(),
         names: HashMap::new(),
+        column_cache: Cell::new((0, 1)),
+        wanted,
     };
     parser.skip_whitespace();
     let mut pointer = String::new();
@@ -125,7 +154,11 @@ pub fn parse(text: &str) -> Result<Document, ParseError> {
         return Err(parser.error("trailing characters after the JSON value", ""));
     }
     Ok(Document {
-        value,
+        value: if parser.keeps_values() {
+            value
+        } else {
+            Value::Null
+        },
         values: parser.values,
         names: parser.names,
     })
@@ -139,18 +172,16 @@ struct Parser<'t> {
     line_start: usize,
     values: HashMap<String, Position>,
     names: HashMap<String, Position>,
+    /// A byte offset on the current line and its column.
+    column_cache: Cell<(usize, usize)>,
+    /// For [`locate`]: the only pointers whose positions are kept; the parsed
+    /// value is then dropped as it is read.
+    wanted: Option<HashSet<String>>,
 }
 
 impl Parser<'_> {
     fn position(&self) -> Position {
-        let column = self
-            .text
-            .get(self.line_start..self.offset)
-            .map_or(1, |prefix| prefix.chars().count() + 1);
-        Position {
-            line: self.line,
-            column,
-        }
+        self.position_at(self.offset)
     }
 
     fn error(&self, message: impl Into<String>, pointer: &str) -> ParseError {
@@ -159,6 +190,16 @@ impl Parser<'_> {
             message: message.into(),
             pointer: pointer.to_owned(),
         }
+    }
+
+    fn keeps_values(&self) -> bool {
+        self.wanted.is_none()
+    }
+
+    fn wants(&self, pointer: &str) -> bool {
+        self.wanted
+            .as_ref()
+            .is_none_or(|wanted| wanted.contains(pointer))
     }
 
     fn peek(&self) -> Option<u8> {
@@ -190,7 +231,9 @@ impl Parser<'_> {
 
     fn value(&mut self, pointer: &mut String, depth: usize) -> Result<Value, ParseError> {
         let start = self.position();
-        self.values.insert(pointer.clone(), start);
+        if self.wants(pointer) {
+            self.values.insert(pointer.clone(), start);
+        }
         match self.peek() {
             None => Err(self.error("unexpected end of input, expected a value", pointer)),
             Some(b'{') => self.object(pointer, depth + 1),
@@ -241,14 +284,16 @@ impl Parser<'_> {
             let base_len = pointer.len();
             pointer.push('/');
             pointer.push_str(&escape_token(&name));
-            if map.contains_key(&name) {
+            if self.keeps_values() && map.contains_key(&name) {
                 return Err(ParseError {
                     position: name_position,
                     message: format!("duplicate member name `{name}`"),
                     pointer: pointer.clone(),
                 });
             }
-            self.names.insert(pointer.clone(), name_position);
+            if self.wants(pointer) {
+                self.names.insert(pointer.clone(), name_position);
+            }
             self.skip_whitespace();
             if self.peek() != Some(b':') {
                 return Err(self.error("expected `:` after the member name", pointer));
@@ -257,7 +302,9 @@ impl Parser<'_> {
             self.skip_whitespace();
             let member = self.value(pointer, depth)?;
             pointer.truncate(base_len);
-            map.insert(name, member);
+            if self.keeps_values() {
+                map.insert(name, member);
+            }
             self.skip_whitespace();
             match self.peek() {
                 Some(b',') => self.offset += 1,
@@ -279,14 +326,18 @@ impl Parser<'_> {
             self.offset += 1;
             return Ok(Value::Array(items));
         }
+        let mut index = 0usize;
         loop {
             self.skip_whitespace();
             let base_len = pointer.len();
             pointer.push('/');
-            pointer.push_str(&items.len().to_string());
+            pointer.push_str(&index.to_string());
             let item = self.value(pointer, depth)?;
             pointer.truncate(base_len);
-            items.push(item);
+            index += 1;
+            if self.keeps_values() {
+                items.push(item);
+            }
             self.skip_whitespace();
             match self.peek() {
                 Some(b',') => self.offset += 1,
@@ -344,11 +395,20 @@ impl Parser<'_> {
         }
     }
 
+    /// The position of `offset` on the current line. Columns count characters, so
+    /// the count is carried forward from the last position asked for: on a long
+    /// line (a 16 MiB message is one line) each position costs only the text
+    /// since the previous one, not the whole line again.
     fn position_at(&self, offset: usize) -> Position {
-        let column = self
+        let (mut from, mut column) = self.column_cache.get();
+        if from < self.line_start || from > offset {
+            (from, column) = (self.line_start, 1);
+        }
+        column += self
             .text
-            .get(self.line_start..offset)
-            .map_or(1, |prefix| prefix.chars().count() + 1);
+            .get(from..offset)
+            .map_or(0, |between| between.chars().count());
+        self.column_cache.set((offset, column));
         Position {
             line: self.line,
             column,
@@ -532,6 +592,34 @@ mod tests {
         assert!(parse("01").is_err());
         assert!(parse("1.").is_err());
         assert!(parse("1e400").unwrap_err().message.contains("out of range"));
+    }
+
+    #[test]
+    fn locate_keeps_only_the_positions_asked_for() {
+        let text = "{\"a\": [1, {\"b\": true}], \"c\": 2}";
+        let full = parse(text).expect("valid");
+        let located = locate(text, ["/a/1/b", "/a/1/missing"]).expect("valid");
+        assert_eq!(located.value, Value::Null);
+        for pointer in ["", "/a", "/a/1", "/a/1/b"] {
+            assert_eq!(located.position(pointer), full.position(pointer), "{pointer}");
+        }
+        assert_eq!(located.position("/c"), None);
+        assert_eq!(
+            located.nearest_position("/a/1/missing"),
+            full.nearest_position("/a/1/missing")
+        );
+    }
+
+    /// Columns on a long line are counted once, not once per value: a line of
+    /// 100,000 members parses in linear time.
+    #[test]
+    fn columns_on_a_long_line() {
+        let members: Vec<String> = (0..100_000).map(|i| format!("\"m{i}\":\"é\"")).collect();
+        let text = format!("{{{}}}", members.join(","));
+        let document = parse(&text).expect("valid");
+        let last = document.position("/m99999").expect("recorded");
+        let before = text.rfind("\"é\"").expect("there");
+        assert_eq!(last.column, text[..before].chars().count() + 1);
     }
 
     #[test]

@@ -297,9 +297,16 @@ pub fn locate(bytes: &[u8], findings: &mut [Finding]) {
     if findings.iter().all(|finding| finding.position.is_some()) {
         return;
     }
+    // Only the positions the findings need are kept: a 16 MiB message of a
+    // million values is not parsed into a second tree to place one error.
+    let pointers: Vec<String> = findings
+        .iter()
+        .filter(|f| f.position.is_none())
+        .map(|f| f.instance_path.clone())
+        .collect();
     let document = std::str::from_utf8(bytes)
         .ok()
-        .and_then(|text| json_text::parse(text).ok());
+        .and_then(|text| json_text::locate(text, pointers.iter().map(String::as_str)).ok());
     for finding in findings.iter_mut().filter(|f| f.position.is_none()) {
         finding.position = Some(match &document {
             Some(document) => document.nearest_position(&finding.instance_path),

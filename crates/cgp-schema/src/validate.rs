@@ -39,6 +39,9 @@ impl fmt::Display for Violation {
     }
 }
 
+/// How many unknown member names one message lists.
+const MAX_NAMES_LISTED: usize = 10;
+
 /// Validates envelopes (and bare type values) against one bundle.
 pub struct Validator {
     profile: Profile,
@@ -400,11 +403,17 @@ impl Validator {
                 }
             }
             ValidationErrorKind::AdditionalProperties { unexpected } => {
-                let names = unexpected
+                // A hostile message may carry a million members: name a few.
+                let mut names = unexpected
                     .iter()
+                    .take(MAX_NAMES_LISTED)
                     .map(|n| format!("\"{n}\""))
                     .collect::<Vec<_>>()
                     .join(", ");
+                let more = unexpected.len().saturating_sub(MAX_NAMES_LISTED);
+                if more > 0 {
+                    names.push_str(&format!(" and {more} more"));
+                }
                 let noun = if unexpected.len() == 1 {
                     "member"
                 } else {
