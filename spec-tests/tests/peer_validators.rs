@@ -43,6 +43,16 @@ fn python_jsonschema_and_ajv_agree_with_the_corpus_under_both_profiles() {
     let examples = examples();
     let scratch = std::env::temp_dir().join(format!("cgp-peers-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).expect("scratch directory");
+    // A text no JSON parser of ours reads (a lone surrogate, 1e400, a byte-order
+    // mark) has no value to validate: other languages' parsers read it each their
+    // own way (Python turns 1e400 into infinity), so it says nothing about the
+    // bundle. `cgp validate` and the corpus check reject it from the text.
+    let examples: Vec<_> = examples
+        .into_iter()
+        .filter(|example| {
+            !example.text_layer || serde_json::from_str::<serde_json::Value>(&example.json).is_ok()
+        })
+        .collect();
     let cases: Vec<serde_json::Value> = examples
         .iter()
         .map(|example| serde_json::json!({"name": example.name, "target": example.target, "json": example.json}))

@@ -601,7 +601,11 @@ mod tests {
         let located = locate(text, ["/a/1/b", "/a/1/missing"]).expect("valid");
         assert_eq!(located.value, Value::Null);
         for pointer in ["", "/a", "/a/1", "/a/1/b"] {
-            assert_eq!(located.position(pointer), full.position(pointer), "{pointer}");
+            assert_eq!(
+                located.position(pointer),
+                full.position(pointer),
+                "{pointer}"
+            );
         }
         assert_eq!(located.position("/c"), None);
         assert_eq!(

@@ -292,6 +292,11 @@ fn check_unlocated(validator: &Validator, bytes: &[u8], keep: Keep) -> Checked {
     }
 }
 
+/// U+FEFF. SPEC.md §Transport: a message never starts with one; a receiver does
+/// not skip it (serde_json, like RFC 8259 parsers, reads it as an unexpected
+/// character).
+const BYTE_ORDER_MARK: char = '\u{feff}';
+
 /// Fills in the position of every finding that has none, from the JSON text.
 pub fn locate(bytes: &[u8], findings: &mut [Finding]) {
     if findings.iter().all(|finding| finding.position.is_some()) {
@@ -334,6 +339,13 @@ fn invalid_utf8(bytes: &[u8], error: &std::str::Utf8Error) -> Finding {
 }
 
 fn parse_failure(text: &str, error: &serde_json::Error) -> Finding {
+    if text.starts_with(BYTE_ORDER_MARK) {
+        return Finding::text(
+            "",
+            "the message starts with a byte-order mark (U+FEFF, bytes EF BB BF); it is not JSON whitespace, so the reference host cannot decode it: write the message without it (SPEC.md §Transport)",
+            Some(Position { line: 1, column: 1 }),
+        );
+    }
     match json_text::parse(text) {
         Err(located) => {
             let mut message = located.message;
