@@ -452,8 +452,17 @@ pub fn load_side(path: &Path) -> Result<Side, Diagnostics> {
     if metadata.is_dir() {
         Side::from_source(SchemaSet::load(path, &shown)?)
     } else {
-        let text = std::fs::read_to_string(path)
+        let bytes = source::read_bounded(path)
             .map_err(|error| Diagnostic::file(&shown, format!("cannot read: {error}")))?;
+        let text = String::from_utf8(bytes).map_err(|error| {
+            Diagnostic::file(
+                &shown,
+                format!(
+                    "is not valid UTF-8 (first bad byte at offset {})",
+                    error.utf8_error().valid_up_to()
+                ),
+            )
+        })?;
         Side::from_bundle_text(&shown, &text)
     }
 }
@@ -541,6 +550,17 @@ impl Side {
                 ));
             }
         });
+        if let Some(defs) = defs {
+            reference_cycles(defs, &mut |name, cycle| {
+                let at = format!("/$defs/{}/$ref", json_text::escape_token(name));
+                problems.push(Diagnostic::at(
+                    file,
+                    document.nearest_position(&at),
+                    Some(at),
+                    format!("`$ref` cycle with no schema in between: {cycle}"),
+                ));
+            });
+        }
         if !problems.is_empty() {
             return Err(Diagnostics(problems));
         }
@@ -606,6 +626,38 @@ fn definition_name(reference: &str) -> Option<String> {
     match tokens.as_slice() {
         [name] => Some(name.clone()),
         _ => None,
+    }
+}
+
+/// Calls `found` once for each chain of `$defs` entries that are nothing but a
+/// `$ref` to the next and that comes back to its start (`A -> B -> A`), naming
+/// the chain from its first entry in name order. Such a chain constrains nothing
+/// and would send a comparison round in circles.
+fn reference_cycles(defs: &Map<String, Value>, found: &mut dyn FnMut(&str, String)) {
+    let next = |name: &str| {
+        let target = defs
+            .get(name)
+            .and_then(Value::as_object)
+            .and_then(source::pure_reference)
+            .and_then(definition_name)?;
+        defs.get_key_value(&target).map(|(key, _)| key.as_str())
+    };
+    for start in defs.keys() {
+        let mut chain = vec![start.as_str()];
+        while let Some(current) = chain.last().copied() {
+            let Some(following) = next(current) else {
+                break;
+            };
+            if let Some(loop_start) = chain.iter().position(|seen| *seen == following) {
+                let is_first = chain.iter().all(|name| *name >= start.as_str());
+                if loop_start == 0 && is_first {
+                    chain.push(following);
+                    found(start, chain.join(" -> "));
+                }
+                break;
+            }
+            chain.push(following);
+        }
     }
 }
 

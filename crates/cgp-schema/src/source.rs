@@ -308,6 +308,40 @@ fn percent_decode(fragment: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// The largest schema or bundle file read: far above any real one (the published
+/// bundles are about 50 KB), and it keeps a hostile file from taking the memory.
+pub const MAX_SCHEMA_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Reads a schema or bundle file of at most [`MAX_SCHEMA_FILE_BYTES`]. Anything but
+/// a regular file (a pipe, which may never end; `/dev/zero`) is refused unread.
+pub fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let regular = |metadata: std::fs::Metadata| {
+        if metadata.is_dir() {
+            Err(std::io::Error::other("it is a directory"))
+        } else if metadata.is_file() {
+            Ok(())
+        } else {
+            Err(std::io::Error::other(
+                "not a regular file (a pipe, a socket or a device)",
+            ))
+        }
+    };
+    // Looked at before opening too: opening a pipe waits for a writer.
+    regular(std::fs::metadata(path)?)?;
+    let file = std::fs::File::open(path)?;
+    regular(file.metadata()?)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_SCHEMA_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_SCHEMA_FILE_BYTES {
+        return Err(std::io::Error::other(format!(
+            "larger than {MAX_SCHEMA_FILE_BYTES} bytes, the most a schema file may have"
+        )));
+    }
+    Ok(bytes)
+}
+
 /// Reads every schema file under `dir`, sorted by path. Symlinks are refused (a
 /// link may leave the tree or loop); files that are not `*.schema.json` are
 /// refused too, so a misnamed schema is never silently skipped.
@@ -377,8 +411,13 @@ pub fn read_schema_dir(
                     shown,
                     format!("is not a schema file: every file under the schema root must end in `{SCHEMA_SUFFIX}`"),
                 ));
+            } else if !kind.is_file() {
+                problems.push(Diagnostic::file(
+                    shown,
+                    "is not a regular file (a pipe, a socket or a device); schema files must be regular files",
+                ));
             } else {
-                match std::fs::read(entry.path()) {
+                match read_bounded(&entry.path()) {
                     Ok(bytes) => match String::from_utf8(bytes) {
                         Ok(text) => sources.push((relative, text)),
                         Err(error) => problems.push(Diagnostic::file(
@@ -972,7 +1011,7 @@ pub fn open_vocabulary_values(schema: &Value, root: &Value) -> Result<Vec<String
 }
 
 /// The `$ref` of a schema that is nothing but a reference (plus annotations).
-fn pure_reference(schema: &Map<String, Value>) -> Option<&str> {
+pub(crate) fn pure_reference(schema: &Map<String, Value>) -> Option<&str> {
     let reference = schema.get("$ref")?.as_str()?;
     let annotations_only = schema.keys().all(|keyword| {
         keyword == "$ref"

@@ -930,7 +930,7 @@ fn odd_bundles_do_not_panic() {
     let shapes = [
         json!({"oneOf": [1, "x", {"properties": []}, {"properties": {"type": {"const": 3}}}], "$defs": {}}),
         json!({"oneOf": [{"properties": {"type": {"const": "a"}, "m": true}, "required": "m"}], "$defs": {"A": false}}),
-        json!({"oneOf": [{"properties": {"type": {"const": "a"}, "m": {"$ref": "#/$defs/A"}}}], "$defs": {"A": {"$ref": "#/$defs/A"}}}),
+        json!({"oneOf": [{"properties": {"type": {"const": "a"}, "m": {"$ref": "#/$defs/A"}}}], "$defs": {"A": {"$ref": "#/$defs/B", "title": "A"}, "B": {"$ref": "#/$defs/C"}, "C": true}}),
         json!({"oneOf": [{"properties": {"type": {"const": "a"}, "m": {"x-cgp-tag": 5, "oneOf": [null]}}}], "$defs": {}}),
         json!({"oneOf": [{"properties": {"type": {"const": "a"}, "m": {"type": [1, "null"], "enum": 3, "minimum": "x", "items": 7}}}], "$defs": {}}),
     ];
@@ -956,6 +956,33 @@ fn odd_bundles_do_not_panic() {
         }
     }
     assert_eq!(compared, shapes.len() * shapes.len());
+}
+
+/// A `$ref` cycle with no schema in between constrains nothing; in a published
+/// bundle it is refused at load, named from its first entry, as the source
+/// loader refuses it in schema/.
+#[test]
+fn a_reference_cycle_in_a_bundle_is_named() {
+    let document = json!({
+        "x-cgp-profile": "interop",
+        "x-cgp-protocol-version": "demo/1.0",
+        "oneOf": [{"properties": {"type": {"const": "a"}, "m": {"$ref": "#/$defs/Loop2"}}}],
+        "$defs": {"Loop2": {"$ref": "#/$defs/Loop1"}, "Loop1": {"$ref": "#/$defs/Loop2"}, "Self": {"$ref": "#/$defs/Self"}}
+    });
+    let problems = Side::from_bundle_text("cycle.json", &document.to_string())
+        .expect_err("a cycle")
+        .to_string();
+    assert!(
+        problems.contains(
+            "/$defs/Loop1/$ref: `$ref` cycle with no schema in between: Loop1 -> Loop2 -> Loop1"
+        ),
+        "{problems}"
+    );
+    assert!(
+        problems.contains("`$ref` cycle with no schema in between: Self -> Self"),
+        "{problems}"
+    );
+    assert_eq!(problems.matches("cycle with").count(), 2, "{problems}");
 }
 
 #[test]
