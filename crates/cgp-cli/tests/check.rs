@@ -266,6 +266,21 @@ fn a_flood_is_cut_off() {
     );
 }
 
+/// One line that never ends: read past the 16 MiB cap without being buffered,
+/// cut off at the deadline like a silent provider, and the provider is killed
+/// and reaped.
+#[test]
+fn an_endless_line_is_cut_off() {
+    let run = caught("endless-line", &[], "", "no reply within 2s");
+    assert_ended("endless-line", &run);
+    assert!(
+        run.report["exit"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("killed by cgp check")
+    );
+}
+
 #[test]
 fn ignoring_shutdown_is_caught() {
     let run = caught(

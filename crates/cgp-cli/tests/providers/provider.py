@@ -11,6 +11,7 @@
   hang             reads queries and never answers them
   mid-line         writes half a handshake_ack, then exits
   flood            after the handshake, writes error lines without end
+  endless-line     answers the handshake with one line that never ends
   ignore-shutdown  stays alive after shutdown
   exit-early       exits right after the handshake
   silent-garbage   does not answer a line it cannot decode (R1)
@@ -81,6 +82,11 @@ def main():
             send({"type": "error", "code": "bad_request", "message": "cannot decode the line"})
             continue
         if kind == "handshake":
+            if MODE == "endless-line":
+                sys.stdout.write('{"type":"handshake_ack","protocol_version":"')
+                chunk = "a" * 65536
+                while True:
+                    sys.stdout.write(chunk)
             if MODE == "mid-line":
                 sys.stdout.write('{"type":"handshake_ack","protocol_version":"context')
                 sys.stdout.flush()
