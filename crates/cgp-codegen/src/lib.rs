@@ -7,6 +7,18 @@
 //! - [`docs`]: the human docs, rendered with minijinja.
 //! - [`release`]: the release manifest and frozen bundles on disk.
 
+// Input-derived data never panics the library: no unwrap/expect/panic and no
+// unchecked indexing outside tests (SECURITY.md). Tests may assert freely.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic
+    )
+)]
+
 pub mod docs;
 pub mod output;
 pub mod plan;

@@ -219,11 +219,9 @@ pub fn write(
     }
     for (index, (temporary, target, path)) in staged.iter().enumerate() {
         if let Err(error) = file_system.rename(temporary, target) {
-            cleanup(&staged[index..]);
-            let done = staged[..index]
-                .iter()
-                .map(|(_, _, p)| p.as_str())
-                .collect::<Vec<_>>();
+            let (done, left) = staged.split_at(index.min(staged.len()));
+            cleanup(left);
+            let done = done.iter().map(|(_, _, p)| p.as_str()).collect::<Vec<_>>();
             let done = if done.is_empty() {
                 "none".to_owned()
             } else {
@@ -263,26 +261,27 @@ pub fn short_diff(old: &str, new: &str) -> String {
     let script = edit_script(&old_lines, &new_lines);
     let mut out = String::new();
     let mut hunks = 0;
-    let mut index = 0;
-    while index < script.len() {
-        if script[index].0 == Edit::Keep {
-            index += 1;
-            continue;
-        }
-        let end = script[index..]
+    let mut rest = script.as_slice();
+    while let Some(start) = rest.iter().position(|(edit, _, _)| *edit != Edit::Keep) {
+        let (_, from_hunk) = rest.split_at(start);
+        let end = from_hunk
             .iter()
             .position(|(edit, _, _)| *edit == Edit::Keep)
-            .map_or(script.len(), |offset| index + offset);
+            .unwrap_or(from_hunk.len());
+        let (hunk, after) = from_hunk.split_at(end);
+        rest = after;
         hunks += 1;
         if hunks > HUNKS {
-            let rest = script[index..]
+            let remaining = from_hunk
                 .iter()
                 .filter(|(edit, _, _)| *edit != Edit::Keep)
                 .count();
-            out.push_str(&format!("… ({rest} more changed lines)\n"));
+            out.push_str(&format!("… ({remaining} more changed lines)\n"));
             break;
         }
-        let (_, old_at, new_at) = script[index];
+        let Some(&(_, old_at, new_at)) = hunk.first() else {
+            break;
+        };
         out.push_str(&format!(
             "@@ old line {} / new line {} @@\n",
             old_at + 1,
@@ -292,7 +291,7 @@ pub fn short_diff(old: &str, new: &str) -> String {
             ('-', Edit::Remove, &old_lines),
             ('+', Edit::Add, &new_lines),
         ] {
-            let changed: Vec<usize> = script[index..end]
+            let changed: Vec<usize> = hunk
                 .iter()
                 .filter(|(edit, _, _)| *edit == kind)
                 .map(|(_, old_at, new_at)| {
@@ -316,7 +315,6 @@ pub fn short_diff(old: &str, new: &str) -> String {
                 ));
             }
         }
-        index = end;
     }
     if out.is_empty() {
         out.push_str("  (only line endings or the final newline differ)\n");
@@ -333,6 +331,11 @@ enum Edit {
 
 /// The shortest edit script between two line lists (Myers' O((N+M)D) algorithm):
 /// each step with the old and new line index it stands at.
+// Every index is in bounds by construction: `frontier` has 2·max + 3 entries and
+// is indexed at diagonal + offset for |diagonal| ≤ depth + 1 ≤ max + 1, with
+// offset = max + 1; `history` at a depth below its length; `old[x]` and
+// `new[y]` only after `x < n` and `y < m`.
+#[allow(clippy::indexing_slicing)]
 fn edit_script(old: &[&str], new: &[&str]) -> Vec<(Edit, usize, usize)> {
     let (n, m) = (old.len() as isize, new.len() as isize);
     let max = (n + m) as usize;

@@ -412,9 +412,10 @@ fn apply_open_vocabularies(file: &mut syn::File, names: &[String]) -> Vec<Item> 
             .variants
             .iter()
             .filter_map(|variant| match &variant.fields {
-                Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
-                    Some((variant.ident.clone(), fields.unnamed[0].ty.clone()))
-                }
+                Fields::Unnamed(fields) if fields.unnamed.len() == 1 => fields
+                    .unnamed
+                    .first()
+                    .map(|field| (variant.ident.clone(), field.ty.clone())),
                 _ => None,
             })
             .collect();
@@ -496,8 +497,10 @@ fn edit_serde(attrs: &mut Vec<Attribute>, edit: impl FnOnce(&mut Vec<Meta>)) {
         }
         return;
     };
-    let Ok(list) = attrs[index].parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
-    else {
+    let Some(attr) = attrs.get_mut(index) else {
+        return;
+    };
+    let Ok(list) = attr.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated) else {
         return;
     };
     let mut metas: Vec<Meta> = list.into_iter().collect();
@@ -505,7 +508,7 @@ fn edit_serde(attrs: &mut Vec<Attribute>, edit: impl FnOnce(&mut Vec<Meta>)) {
     if metas.is_empty() {
         attrs.remove(index);
     } else {
-        attrs[index] = syn::parse_quote!(#[serde(#(#metas),*)]);
+        *attr = syn::parse_quote!(#[serde(#(#metas),*)]);
     }
 }
 

@@ -121,13 +121,15 @@ pub fn extract(file: &str, markdown: &str) -> Result<Vec<Example>, Diagnostics> 
     let mut first_seen: BTreeMap<String, usize> = BTreeMap::new();
     let lines: Vec<&str> = markdown.split('\n').collect();
     let mut index = 0;
-    while index < lines.len() {
-        let Some((fence, info)) = opening_fence(lines[index]) else {
+    while let Some(line) = lines.get(index) {
+        let Some((fence, info)) = opening_fence(line) else {
             index += 1;
             continue;
         };
         let fence_line = index + 1;
-        let closing = lines[index + 1..]
+        let closing = lines
+            .get(index + 1..)
+            .unwrap_or_default()
             .iter()
             .position(|line| is_closing_fence(line, &fence))
             .map(|offset| index + 1 + offset);
@@ -146,7 +148,9 @@ pub fn extract(file: &str, markdown: &str) -> Result<Vec<Example>, Diagnostics> 
         let is_example = info.split_whitespace().nth(1) == Some(MARKER);
         let mentions_marker = info.contains(MARKER);
         if is_example {
-            let json = lines[index + 1..closing]
+            let json = lines
+                .get(index + 1..closing)
+                .unwrap_or_default()
                 .iter()
                 .map(|line| line.trim_end_matches('\r'))
                 .collect::<Vec<_>>()
@@ -476,7 +480,9 @@ fn check_example(
                     "{name}: {}: expected the {profile} error here, but it is reported at {}: {}",
                     shown_pointer(at),
                     seen.join(", "),
-                    violations[0].message
+                    violations
+                        .first()
+                        .map_or("", |violation| violation.message.as_str())
                 ),
             ));
         }

@@ -366,7 +366,7 @@ impl Parser<'_> {
         if digits(self) == 0 {
             return Err(self.error("expected a digit", pointer));
         }
-        if self.bytes[int_start] == b'0' && self.offset - int_start > 1 {
+        if self.bytes.get(int_start) == Some(&b'0') && self.offset - int_start > 1 {
             return Err(self.error("a number may not have a leading zero", pointer));
         }
         if self.peek() == Some(b'.') {

@@ -17,6 +17,18 @@
 //! - [`conformance`]: drive a live provider as a host would and judge both sides.
 //! - [`semantic`]: the semantic rules of SPEC.md (B1, B3, F1, D1, P1–P3, H4, …).
 
+// Input-derived data never panics the library: no unwrap/expect/panic and no
+// unchecked indexing outside tests (SECURITY.md). Tests may assert freely.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic
+    )
+)]
+
 pub mod bundle;
 pub mod classify;
 pub mod conformance;

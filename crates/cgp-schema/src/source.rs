@@ -289,18 +289,18 @@ fn percent_decode(fragment: &str) -> String {
     let bytes = fragment.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut index = 0;
-    while index < bytes.len() {
-        let decoded = (bytes[index] == b'%')
+    while let Some(&byte) = bytes.get(index) {
+        let decoded = (byte == b'%')
             .then(|| fragment.get(index + 1..index + 3))
             .flatten()
             .and_then(|hex| u8::from_str_radix(hex, 16).ok());
         match decoded {
-            Some(byte) => {
-                out.push(byte);
+            Some(decoded) => {
+                out.push(decoded);
                 index += 3;
             }
             None => {
-                out.push(bytes[index]);
+                out.push(byte);
                 index += 1;
             }
         }
@@ -678,7 +678,8 @@ impl Checker<'_> {
                         break;
                     };
                     if let Some(loop_start) = chain.iter().position(|seen| *seen == next) {
-                        let cycle: Vec<Target> = chain[loop_start..].to_vec();
+                        let cycle: Vec<Target> =
+                            chain.get(loop_start..).unwrap_or_default().to_vec();
                         let key = cycle.iter().min().cloned();
                         if key.is_some_and(|key| reported.insert(key)) {
                             let shown: Vec<String> = cycle
@@ -975,12 +976,14 @@ impl Checker<'_> {
 /// schema, the whole bundle for a bundled one.
 pub fn open_vocabulary_values(schema: &Value, root: &Value) -> Result<Vec<String>, String> {
     let shape = "an open vocabulary is `oneOf: [{\"$ref\": \"#/$defs/Known…\"}, {\"type\": \"string\", \"not\": {\"enum\": [...]}}]` with the known values listed in both places";
-    let branches = schema
+    let Some([known_branch, other]) = schema
         .get("oneOf")
         .and_then(Value::as_array)
-        .filter(|b| b.len() == 2)
-        .ok_or(shape)?;
-    let known_ref = branches[0]
+        .map(Vec::as_slice)
+    else {
+        return Err(shape.into());
+    };
+    let known_ref = known_branch
         .get("$ref")
         .and_then(Value::as_str)
         .ok_or(shape)?;
@@ -990,7 +993,6 @@ pub fn open_vocabulary_values(schema: &Value, root: &Value) -> Result<Vec<String
         .filter(|known| known.get("type").and_then(Value::as_str) == Some("string"))
         .and_then(|known| known.get("enum"))
         .ok_or(shape)?;
-    let other = &branches[1];
     if other.get("type").and_then(Value::as_str) != Some("string") {
         return Err(shape.into());
     }

@@ -276,8 +276,8 @@ impl Side<'_> {
                 let (nulls, rest): (Vec<&Value>, Vec<&Value>) = branches
                     .iter()
                     .partition(|b| b.get("type") == Some(&Value::from("null")));
-                if !nulls.is_empty() && rest.len() == 1 {
-                    let (shape, _) = self.shape(rest[0], &format!("{pointer}/{keyword}/0"));
+                if let (false, [only]) = (nulls.is_empty(), rest.as_slice()) {
+                    let (shape, _) = self.shape(only, &format!("{pointer}/{keyword}/0"));
                     return (shape, true);
                 }
                 if let Some(values) = self.open_vocabulary(&rest) {

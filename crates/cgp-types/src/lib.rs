@@ -51,6 +51,18 @@
 //! # Ok::<(), cgp_types::WireError>(())
 //! ```
 
+// Input-derived data never panics the library: no unwrap/expect/panic and no
+// unchecked indexing outside tests (SECURITY.md). Tests may assert freely.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic
+    )
+)]
+
 pub mod attestation;
 pub mod envelope;
 pub mod frame;
