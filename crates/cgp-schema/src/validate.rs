@@ -16,6 +16,7 @@ use jsonschema::{Draft, ValidationError};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::OnceLock;
 
 /// One reason a value is invalid.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -49,7 +50,12 @@ pub struct Validator {
     origins: Origins,
     tags: Vec<String>,
     variants: BTreeMap<String, (usize, jsonschema::Validator)>,
-    types: BTreeMap<String, jsonschema::Validator>,
+    /// The bundle's `$defs`, which every validator carries.
+    defs: Value,
+    /// One validator per named type, compiled on first use: a checker of
+    /// envelopes never needs them, and compiling them all would double its
+    /// start-up.
+    types: BTreeMap<String, OnceLock<Result<jsonschema::Validator, String>>>,
 }
 
 impl fmt::Debug for Validator {
@@ -69,7 +75,8 @@ fn compile(schema: &Value) -> Result<jsonschema::Validator, String> {
 }
 
 impl Validator {
-    /// Compiles one validator per variant and per named type of `bundle`.
+    /// Compiles one validator per variant of `bundle`; the validator of a named
+    /// type is compiled the first time a value is validated as that type.
     pub fn new(bundle: &Bundle) -> Result<Self, Diagnostics> {
         let document = &bundle.document;
         let defs = document.get("$defs").cloned().unwrap_or_else(|| json!({}));
@@ -94,7 +101,7 @@ impl Validator {
             };
             let mut schema = branch.clone();
             if let Some(map) = schema.as_object_mut() {
-                map.insert("$defs".into(), defs.clone());
+                map.insert("$defs".into(), reachable_defs(&defs, branch));
             }
             match compile(&schema) {
                 Ok(validator) => {
@@ -107,24 +114,17 @@ impl Validator {
                 )),
             }
         }
-        let mut types = BTreeMap::new();
-        if let Some(names) = defs.as_object() {
-            for name in names.keys() {
-                let schema = json!({
-                    "$ref": format!("#/$defs/{}", json_text::escape_token(name)),
-                    "$defs": defs.clone(),
-                });
-                match compile(&schema) {
-                    Ok(validator) => {
-                        types.insert(name.clone(), validator);
-                    }
-                    Err(message) => problems.push(Diagnostic::file(
-                        "bundle",
-                        format!("/$defs/{name}: {message}"),
-                    )),
-                }
-            }
-        }
+        // Every named type a variant reaches compiled with it; one that fails to
+        // compile later is reported by `validate`.
+        let types = defs
+            .as_object()
+            .map(|names| {
+                names
+                    .keys()
+                    .map(|name| (name.clone(), OnceLock::new()))
+                    .collect()
+            })
+            .unwrap_or_default();
         if !problems.is_empty() {
             return Err(Diagnostics(problems));
         }
@@ -134,6 +134,7 @@ impl Validator {
             origins: bundle.origins.clone(),
             tags,
             variants,
+            defs,
             types,
         })
     }
@@ -230,8 +231,19 @@ impl Validator {
         if target == "Envelope" {
             return Some(self.validate_envelope(value));
         }
-        let validator = self.types.get(target)?;
-        Some(self.collect(validator, value, ""))
+        let compiled = self.types.get(target)?.get_or_init(|| {
+            let reference = format!("#/$defs/{}", json_text::escape_token(target));
+            let defs = reachable_defs(&self.defs, &json!({"$ref": reference}));
+            compile(&json!({"$ref": reference, "$defs": defs}))
+        });
+        Some(match compiled {
+            Ok(validator) => self.collect(validator, value, ""),
+            Err(message) => vec![Violation {
+                instance_path: String::new(),
+                schema_path: format!("/$defs/{}", json_text::escape_token(target)),
+                message: format!("the bundle's schema of {target} does not compile: {message}"),
+            }],
+        })
     }
 
     fn collect(
@@ -463,6 +475,48 @@ impl Validator {
             _ => cut(&error.to_string(), 300),
         }
     }
+}
+
+/// The entries of the bundle's `$defs` that `schema` reaches through `$ref`s,
+/// directly or not, in bundle order. A validator compiled with only these does
+/// what it would with all of them, and compiling every variant costs what the
+/// variants reach instead of the whole bundle each (quadratic in its size).
+fn reachable_defs(defs: &Value, schema: &Value) -> Value {
+    let Some(all) = defs.as_object() else {
+        return json!({});
+    };
+    let mut reached = std::collections::BTreeSet::new();
+    let mut pending = vec![schema];
+    while let Some(current) = pending.pop() {
+        match current {
+            Value::Object(map) => {
+                if let Some(name) = map
+                    .get("$ref")
+                    .and_then(Value::as_str)
+                    .and_then(|reference| reference.strip_prefix("#/$defs/"))
+                {
+                    let name = json_text::pointer_tokens(&format!("/{name}"))
+                        .into_iter()
+                        .next()
+                        .unwrap_or_default();
+                    if let Some(def) = all.get(&name) {
+                        if reached.insert(name) {
+                            pending.push(def);
+                        }
+                    }
+                }
+                pending.extend(map.values());
+            }
+            Value::Array(items) => pending.extend(items),
+            _ => {}
+        }
+    }
+    Value::Object(
+        all.iter()
+            .filter(|(name, _)| reached.contains(*name))
+            .map(|(name, def)| (name.clone(), def.clone()))
+            .collect(),
+    )
 }
 
 /// Picks the branch whose errors are the most specific: deepest instance path
