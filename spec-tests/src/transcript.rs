@@ -1,9 +1,12 @@
 //! Reproducible synthetic transcripts for benchmarks and smoke tests.
 //!
 //! [`write`] emits NDJSON sessions that look like real traffic: a handshake and
-//! its acknowledgement, then queries answered by `frames` (1 to 8 frames whose
-//! content is 200 B to 64 KiB, log-uniformly), the occasional `error`,
-//! `verify`/`verified`, and a `shutdown`. Every line is canonical
+//! its acknowledgement, then queries, each answered by `frames` or, now and then,
+//! an `error`, then `verify`/`verified` and a `shutdown`. Most queries are
+//! lookups, answered by 1 to 3 small frames (200 B to 1 KiB of content), so most
+//! lines are short (queries, lookups, errors: under 4 KiB); one query in eight asks
+//! for context and gets 1 to 8 frames of 200 B to 64 KiB (log-uniformly), which
+//! carry most of the bytes. Every line is canonical
 //! `contextgraph/1.0`, valid under both profiles and under the semantic rules
 //! (honest token costs, well-formed digests and timestamps, citation labels). The
 //! same seed and size give the same bytes on every machine.
@@ -140,8 +143,13 @@ const KINDS: &[&str] = &[
     "snippet", "symbol", "fact", "doc", "memory", "episode", "graph",
 ];
 
-fn frame(rng: &mut Rng, index: u64) -> ContextFrame {
-    let size = rng.log_uniform(200, 64 * 1024);
+/// The content sizes of the frames a context query gets.
+const CONTEXT_FRAME_BYTES: (u64, u64) = (200, 64 * 1024);
+/// The content sizes of the frames a lookup gets.
+const LOOKUP_FRAME_BYTES: (u64, u64) = (200, 1024);
+
+fn frame(rng: &mut Rng, index: u64, (low, high): (u64, u64)) -> ContextFrame {
+    let size = rng.log_uniform(low, high);
     let body = content(rng, size);
     let cost = (body.len() as u64).div_ceil(4) as u32;
     let kind = FrameKind::from_wire(rng.pick(KINDS));
@@ -216,7 +224,7 @@ pub fn write(out: &mut impl Write, target_bytes: u64, seed: u64) -> io::Result<T
             },
             &mut stats,
         )?;
-        let exchanges = 4 + rng.below(12);
+        let exchanges = 16 + rng.below(48);
         let mut served = Vec::new();
         for exchange in 0..exchanges {
             let id = format!("q{session}-{exchange}");
@@ -240,9 +248,13 @@ pub fn write(out: &mut impl Write, target_bytes: u64, seed: u64) -> io::Result<T
                 )?;
                 continue;
             }
-            let count = 1 + rng.below(8);
+            let (count, sizes) = if rng.below(8) == 0 {
+                (1 + rng.below(8), CONTEXT_FRAME_BYTES)
+            } else {
+                (1 + rng.below(3), LOOKUP_FRAME_BYTES)
+            };
             let frames: Vec<ContextFrame> = (0..count)
-                .map(|index| frame(&mut rng, stats.frames + index))
+                .map(|index| frame(&mut rng, stats.frames + index, sizes))
                 .collect();
             stats.frames += count;
             served.extend(frames.iter().map(|frame| FrameId {
