@@ -11,6 +11,9 @@
 //!   `schema/` (a new major family also rewrites every `$id` and `x-cgp-since`).
 //! - `cargo xtask peers`: install the other-language validators the tests compare
 //!   against (Python `jsonschema`, Node Ajv) under `target/peers`.
+//! - `cargo xtask bench`: build `cgp` in release, then run the throughput bench
+//!   (`spec-tests/benches/throughput.rs`), which measures, prints the table and
+//!   writes `BENCHMARKS.md`. This binary is what it times codegen and check with.
 
 use cgp_codegen::output::{self, Drift, RealFileSystem};
 use clap::{Parser, Subcommand};
@@ -42,6 +45,25 @@ enum Command {
         /// The new version, `<name>/<major>.<minor>`.
         version: String,
     },
+    /// Measure validation, the decoders, the peers, codegen and check (release
+    /// build) and write BENCHMARKS.md.
+    Bench {
+        /// The transcript's size, in MiB.
+        #[arg(long, default_value = "100")]
+        size_mb: u64,
+        /// Rounds per figure (the best counts).
+        #[arg(long, default_value = "5")]
+        rounds: u64,
+        /// The prefix of the transcript Python jsonschema validates, in MB.
+        #[arg(long, default_value = "10")]
+        python_mb: u64,
+        /// Schema sizes to time codegen and check on, as multiples of the real one.
+        #[arg(long, default_value = "1,10,100")]
+        schema_factors: String,
+        /// Where to write the table (relative to the root); `-` writes nothing.
+        #[arg(long, default_value = "BENCHMARKS.md")]
+        out: String,
+    },
 }
 
 fn main() -> ExitCode {
@@ -58,6 +80,70 @@ fn main() -> ExitCode {
         Command::Peers => peers(),
         Command::Release => release(&root),
         Command::SetVersion { version } => set_version(&root, &version),
+        Command::Bench {
+            size_mb,
+            rounds,
+            python_mb,
+            schema_factors,
+            out,
+        } => bench(
+            &root,
+            &[
+                ("--size-mb", size_mb.to_string()),
+                ("--rounds", rounds.to_string()),
+                ("--python-mb", python_mb.to_string()),
+                ("--schema-factors", schema_factors),
+            ],
+            &out,
+        ),
+    }
+}
+
+/// `cargo xtask bench`: orchestration only. The measuring lives in
+/// `spec_tests::bench`, run by the `throughput` bench target, which has the
+/// reference crates (dev-dependencies) and a release build.
+fn bench(root: &std::path::Path, options: &[(&str, String)], out: &str) -> ExitCode {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let xtask = match std::env::current_exe() {
+        Ok(path) => path,
+        Err(error) => return fail(&format!("cannot find the xtask binary: {error}")),
+    };
+    let build = std::process::Command::new(&cargo)
+        .args(["build", "--release", "--quiet", "-p", "cgp-cli"])
+        .current_dir(root)
+        .status();
+    match build {
+        Ok(status) if status.success() => {}
+        Ok(_) => return fail(&"cargo build --release -p cgp-cli failed"),
+        Err(error) => return fail(&format!("cannot run cargo: {error}")),
+    }
+    let mut bench = std::process::Command::new(&cargo);
+    bench
+        .args([
+            "bench",
+            "--quiet",
+            "-p",
+            "spec-tests",
+            "--bench",
+            "throughput",
+            "--",
+        ])
+        .arg("--cgp")
+        .arg(root.join("target/release/cgp"))
+        .arg("--xtask")
+        .arg(xtask)
+        .arg("--work")
+        .arg(root.join("target/bench"));
+    for (flag, value) in options {
+        bench.arg(flag).arg(value);
+    }
+    if out != "-" {
+        bench.arg("--out").arg(root.join(out));
+    }
+    match bench.current_dir(root).status() {
+        Ok(status) if status.success() => ExitCode::SUCCESS,
+        Ok(_) => fail(&"the throughput bench failed"),
+        Err(error) => fail(&format!("cannot run cargo bench: {error}")),
     }
 }
 

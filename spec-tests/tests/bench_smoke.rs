@@ -1,0 +1,85 @@
+//! The benchmark machinery runs end to end on a small transcript, so
+//! `cargo xtask bench` cannot rot. Nothing here looks at a timing: CI measures
+//! nothing (crates/cgp-cli and xtask run the command-line halves).
+
+use spec_tests::bench::{self, Config, Decoders, Measure, Sample};
+
+#[test]
+fn the_bench_runs_on_a_small_transcript_and_renders_its_table() {
+    let repo = spec_tests::repo_root();
+    let work = std::env::temp_dir().join(format!("cgp-bench-smoke-{}", std::process::id()));
+    let config = Config {
+        repo: repo.clone(),
+        work: work.clone(),
+        transcript_bytes: 1 << 20,
+        seed: 3,
+        rounds: 1,
+        python_bytes: 100_000,
+        cgp: None,
+        xtask: None,
+        peers: Some(spec_tests::peers::ensure_installed().expect("the peer validators")),
+        schema_factors: Vec::new(),
+    };
+    let decoders = Decoders {
+        generated: bench::decoder(|text: &str| {
+            serde_json::from_str::<cgp_generated::Envelope>(text)
+        }),
+        reference: bench::decoder(contextgraph_host::wire::decode_line),
+    };
+    let report = bench::run(&config, decoders).expect("the bench runs");
+    assert!(report.mix.bytes >= 1 << 20, "{:?}", report.mix);
+    assert!(
+        report.mix.short_lines > report.mix.lines / 2,
+        "{:?}",
+        report.mix
+    );
+    assert_eq!(report.short_mix.lines, report.mix.short_lines);
+    for sample in Sample::ALL {
+        for measure in [
+            Measure::ParseValue,
+            Measure::ParseValueFromStr,
+            Measure::DecodeHandWritten,
+            Measure::DecodeGenerated,
+            Measure::DecodeReference,
+            Measure::VerdictInProcess,
+            Measure::StreamTwoThreads,
+            Measure::Ajv,
+            Measure::PythonJsonschema,
+        ] {
+            let figure = report.get(sample, measure).expect("measured");
+            assert!(figure.seconds > 0.0 && figure.lines > 0, "{measure:?}");
+        }
+        let python = report
+            .get(sample, Measure::PythonJsonschema)
+            .expect("python");
+        assert!(python.bytes <= 100_000 + 70_000, "a prefix: {python:?}");
+    }
+    let table = report.render();
+    for needle in [
+        "the baseline",
+        "Node Ajv",
+        "Python jsonschema",
+        "generated decode within 10% of hand-written",
+        "not measured",
+        "Skipped: `cgp validate`",
+        "## Throughput: the short lines",
+    ] {
+        assert!(table.contains(needle), "{needle} missing from\n{table}");
+    }
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+/// Copies of every schema file, with variants that reach them, pass the
+/// loader's lints, bundle and compile.
+#[test]
+fn scaled_schemas_load() {
+    let work = std::env::temp_dir().join(format!("cgp-bench-scaled-{}", std::process::id()));
+    let real = bench::scaled_tree(&spec_tests::repo_root(), &work.join("x1"), 1).expect("x1");
+    let (files, bytes) =
+        bench::scaled_tree(&spec_tests::repo_root(), &work.join("x3"), 3).expect("x3");
+    assert_eq!(files, 1 + (real.0 - 1) * 3);
+    assert!(bytes > real.1 * 2, "{bytes} vs {}", real.1);
+    assert_eq!(bench::load_scaled(&work.join("x1")).expect("x1 loads"), 8);
+    assert_eq!(bench::load_scaled(&work.join("x3")).expect("x3 loads"), 24);
+    let _ = std::fs::remove_dir_all(&work);
+}
