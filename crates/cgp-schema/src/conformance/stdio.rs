@@ -2,16 +2,17 @@
 //!
 //! The child gets a cleared environment (only `PATH`, `HOME`, `LANG` and the
 //! variables the caller passes explicitly). Its standard output is read on a
-//! thread with the bounded [`LineReader`], so a flood or an endless line costs
-//! bounded memory; reads wait on a channel with a timeout. Its standard error is
+//! thread a line of at most `MAX_LINE_BYTES` at a time, so a flood or an
+//! endless line costs bounded memory; reads wait on a channel with a timeout. Its standard error is
 //! drained on another thread, keeping the last lines for the report. The child
 //! is killed and reaped when the [`ChildProvider`] is dropped, on every path.
 
 use super::{Peer, Received};
 use crate::transcript::{Line, LineReader};
+use cgp_types::MAX_LINE_BYTES;
 use std::collections::VecDeque;
 use std::ffi::OsString;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
@@ -96,18 +97,30 @@ impl ChildProvider {
     }
 }
 
-fn read_output(reader: impl BufRead, sender: &SyncSender<Received>) {
-    let mut lines = LineReader::keeping_blank_lines(reader);
+/// Reads the provider's output a line at a time, at most [`MAX_LINE_BYTES`] a
+/// line. A line that grows past that without a line feed ends the reading, as
+/// it fails the connection in the reference host (SPEC.md §Transport): an
+/// endless line is reported as soon as it passes the limit, not at a deadline.
+fn read_output(mut reader: impl BufRead, sender: &SyncSender<Received>) {
+    let limit = MAX_LINE_BYTES as u64 + 1;
     loop {
-        let received = match lines.next_line() {
-            Ok(Some(Line::Message {
-                bytes, terminated, ..
-            })) => Received::Line {
-                bytes: bytes.to_vec(),
-                terminated,
+        let mut bytes = Vec::new();
+        let received = match (&mut reader).take(limit).read_until(b'\n', &mut bytes) {
+            Ok(0) => Received::Closed,
+            Ok(_) if bytes.last() == Some(&b'\n') => {
+                bytes.pop();
+                Received::Line {
+                    bytes,
+                    terminated: true,
+                }
+            }
+            Ok(_) if bytes.len() > MAX_LINE_BYTES => Received::Failed(format!(
+                "a line passed the {MAX_LINE_BYTES}-byte limit without a line feed; cgp check stops reading, as the reference host fails the connection here"
+            )),
+            Ok(_) => Received::Line {
+                bytes,
+                terminated: false,
             },
-            Ok(Some(Line::TooLong { length, .. })) => Received::TooLong { length },
-            Ok(None) => Received::Closed,
             Err(error) => Received::Failed(error.to_string()),
         };
         let last = matches!(received, Received::Closed | Received::Failed(_));
