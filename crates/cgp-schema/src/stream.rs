@@ -18,12 +18,15 @@ use crate::validate::Validator;
 use std::collections::BTreeMap;
 use std::io::{self, BufRead};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// The most lines a batch holds.
 pub const BATCH_LINES: usize = 256;
 /// A batch takes no more lines once it holds this many bytes.
 pub const BATCH_BYTES: usize = 1 << 20;
+/// Lines longer than this are checked one at a time, whatever the thread count,
+/// so that the memory their parsed values take does not multiply.
+pub const BIG_LINE_BYTES: usize = 1 << 20;
 
 /// How to check a stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,13 +111,15 @@ where
     let (work_sender, work_receiver) = sync_channel::<Batch>(threads);
     let (done_sender, done_receiver) = sync_channel::<Done>(threads);
     let work_receiver = Arc::new(Mutex::new(work_receiver));
+    let big_line = Mutex::new(());
     std::thread::scope(|scope| {
         let reading = scope.spawn(move || read_batches(reader, &work_sender));
         for _ in 0..threads {
             let work = Arc::clone(&work_receiver);
             let done = done_sender.clone();
             let semantic = options.semantic;
-            scope.spawn(move || work_on(validator, semantic, &work, &done));
+            let big_line = &big_line;
+            scope.spawn(move || work_on(validator, semantic, &work, &done, big_line));
         }
         drop(done_sender);
         let collected = collect(&done_receiver, &mut checker, options.semantic, &mut sink);
@@ -209,6 +214,7 @@ fn work_on(
     semantic: bool,
     work: &Mutex<Receiver<Batch>>,
     done: &SyncSender<Done>,
+    big_line: &Mutex<()>,
 ) {
     loop {
         let batch = {
@@ -224,6 +230,11 @@ fn work_on(
             .map(|entry| match entry {
                 Entry::Message { start, end, .. } => {
                     let bytes = batch.data.get(*start..*end).unwrap_or_default();
+                    // Parsing a line can take some 40 times its size (a 16 MiB
+                    // line of tiny values); one such line at a time keeps the
+                    // peak near that of one thread whatever the thread count.
+                    let _one_at_a_time = (bytes.len() > BIG_LINE_BYTES)
+                        .then(|| big_line.lock().unwrap_or_else(PoisonError::into_inner));
                     let mut checked = check_line(validator, semantic, bytes);
                     checked.value = None;
                     checked
