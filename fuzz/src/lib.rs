@@ -1,0 +1,197 @@
+//! The bodies of the fuzz targets. Each takes arbitrary bytes and must return
+//! without panicking, hanging or allocating without bound; the `assert!`s state
+//! invariants that, when broken, are bugs too.
+//!
+//! `cargo fuzz run <target>` drives them through libFuzzer (fuzz_targets/), and
+//! crates/cgp-schema/tests/fuzz_corpus.rs compiles this file into an ordinary
+//! stable test that replays the committed corpus (fuzz/corpus/<target>/).
+
+use cgp_schema::classify::{self, Side};
+use cgp_schema::json_text;
+use cgp_schema::stream::{LineVerdict, StreamOptions, check_stream};
+use cgp_schema::transcript::{Line, LineReader, TranscriptChecker, check_message, parse_unique};
+use cgp_schema::{Bundle, Profile, SchemaSet, Validator};
+use serde_json::Value;
+use std::path::Path;
+use std::sync::OnceLock;
+
+const INTEROP: &str = include_str!("../../generated/schema/contextgraph-1.0/interop.schema.json");
+const STRICT: &str = include_str!("../../generated/schema/contextgraph-1.0/strict.schema.json");
+
+fn validators() -> &'static (Validator, Validator) {
+    static VALIDATORS: OnceLock<(Validator, Validator)> = OnceLock::new();
+    VALIDATORS.get_or_init(|| {
+        let compile = |text: &str| {
+            let bundle = Bundle::from_published(text).expect("the published bundle");
+            Validator::new(&bundle).expect("the published bundle compiles")
+        };
+        (compile(INTEROP), compile(STRICT))
+    })
+}
+
+/// The line decoder: [`LineReader`] splits the bytes into lines, and each line
+/// goes through both JSON parsers the checker uses — `parse_unique` (serde_json,
+/// the fast path) and `json_text::parse` (the one that locates errors). They must
+/// agree: a line one accepts and the other rejects would be reported without a
+/// position or with a wrong one.
+pub fn line_decoder(data: &[u8]) {
+    for skip_blank in [true, false] {
+        let mut reader = if skip_blank {
+            LineReader::new(data)
+        } else {
+            LineReader::keeping_blank_lines(data)
+        };
+        let mut last = 0;
+        let mut consumed = 0;
+        while let Some(line) = reader.next_line().expect("reading a slice never fails") {
+            let Line::Message {
+                number,
+                bytes,
+                terminated,
+            } = line
+            else {
+                panic!("a fuzz input is never over the line limit");
+            };
+            assert!(number > last, "line numbers increase");
+            last = number;
+            assert!(!bytes.contains(&b'\n'), "a line holds no line feed");
+            consumed += bytes.len() + usize::from(terminated);
+            let Ok(text) = std::str::from_utf8(bytes) else {
+                continue;
+            };
+            let fast = parse_unique(text);
+            let located = json_text::parse(text);
+            match (&fast, &located) {
+                (Ok(fast), Ok(located)) => assert_eq!(fast, &located.value),
+                (Err(_), Err(_)) => {}
+                _ => panic!(
+                    "the parsers disagree on {text:?}: serde_json {:?}, json_text {:?}",
+                    fast.as_ref().err().map(ToString::to_string),
+                    located.as_ref().err().map(ToString::to_string)
+                ),
+            }
+        }
+        if !skip_blank {
+            assert_eq!(consumed, data.len(), "every byte belongs to a line");
+        }
+    }
+}
+
+/// What `cgp validate` does with its input: the stream checker (one thread, the
+/// semantic rules on) under both profiles, and the input as one JSON document
+/// (`--json-document`). Every verdict has a position for each finding.
+pub fn validate(data: &[u8]) {
+    let (interop, strict) = validators();
+    for validator in [interop, strict] {
+        let mut lines = 0;
+        check_stream(
+            data,
+            validator,
+            StreamOptions {
+                semantic: true,
+                threads: 1,
+            },
+            |verdict: &LineVerdict| -> Result<(), ()> {
+                lines += 1;
+                for finding in &verdict.checked.findings {
+                    assert!(finding.position.is_some(), "{finding:?} has no position");
+                    assert!(!finding.message.is_empty());
+                }
+                Ok(())
+            },
+        )
+        .expect("a slice is always readable");
+        assert!(lines <= data.len());
+        let document = TranscriptChecker::new(validator, true).check(data, "the document");
+        for finding in &document.findings {
+            assert!(finding.position.is_some(), "{finding:?} has no position");
+        }
+        let single = check_message(validator, data);
+        assert_eq!(single.is_valid(), single.findings.is_empty());
+    }
+}
+
+/// The schema sources under `root` (the repository), read once.
+fn sources(root: &Path) -> &'static Vec<(String, String)> {
+    static SOURCES: OnceLock<Vec<(String, String)>> = OnceLock::new();
+    SOURCES.get_or_init(|| {
+        cgp_schema::source::read_schema_dir(&root.join("schema"), "schema")
+            .expect("the repository's schemas")
+    })
+}
+
+/// The bundler on arbitrary schema JSON. The first byte picks a source file
+/// under `root/schema` (or a new file), the rest replaces its text; the set is
+/// loaded and checked, and when that passes it is bundled in both profiles and
+/// the interop bundle is compiled and compared with the published one.
+pub fn bundle(root: &Path, data: &[u8]) {
+    let Some((&selector, text)) = data.split_first() else {
+        return;
+    };
+    let mut files = sources(root).clone();
+    let text = String::from_utf8_lossy(text).into_owned();
+    let index = usize::from(selector) % (files.len() + 1);
+    match files.get_mut(index) {
+        Some(file) => file.1 = text,
+        None => files.push(("types/fuzz.schema.json".to_owned(), text)),
+    }
+    let Ok(set) = SchemaSet::from_sources("schema", files) else {
+        return;
+    };
+    for profile in [Profile::Interop, Profile::Strict] {
+        if let Ok(bundle) = cgp_schema::bundle(&set, profile) {
+            let _ = Validator::new(&bundle);
+        }
+    }
+    if let Ok(side) = Side::from_source(set) {
+        let comparison = classify::classify(published_side(), &side);
+        let _ = comparison.to_human();
+    }
+}
+
+fn published_side() -> &'static Side {
+    static SIDE: OnceLock<Side> = OnceLock::new();
+    SIDE.get_or_init(|| {
+        Side::from_bundle_text("interop.schema.json", INTEROP).expect("the published bundle")
+    })
+}
+
+/// The classifier on pairs of schemas. The bytes are JSON: an object whose
+/// members replace (or add) `$defs` entries of the published interop bundle,
+/// with `$root` members replacing members of the bundle's root; anything else
+/// is read as a whole bundle. The result is compared with the published bundle
+/// both ways, and rendered in every format.
+pub fn classify(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(overlay) = parse_unique(text) else {
+        let _ = Side::from_bundle_text("fuzz.json", text);
+        return;
+    };
+    let new_text = match overlay {
+        Value::Object(members) => {
+            let mut bundle: Value = serde_json::from_str(INTEROP).expect("the published bundle");
+            for (name, member) in members {
+                if name == "$root" {
+                    if let (Value::Object(root), Value::Object(bundle)) = (member, &mut bundle) {
+                        bundle.extend(root);
+                    }
+                } else if let Some(defs) = bundle.get_mut("$defs").and_then(Value::as_object_mut) {
+                    defs.insert(name, member);
+                }
+            }
+            bundle.to_string()
+        }
+        _ => text.to_owned(),
+    };
+    let Ok(new) = Side::from_bundle_text("fuzz.json", &new_text) else {
+        return;
+    };
+    let old = published_side();
+    for comparison in [classify::classify(old, &new), classify::classify(&new, old)] {
+        let _ = comparison.to_human();
+        let _ = comparison.to_json();
+        let _ = comparison.to_github();
+    }
+}
