@@ -56,6 +56,9 @@ impl From<ProfileArg> for Profile {
 #[derive(Subcommand)]
 enum Command {
     /// Validate NDJSON transcripts (one envelope per line) or JSON documents.
+    #[command(
+        long_about = "Validate NDJSON transcripts (one envelope per line) or JSON documents.\n\nFraming (SPEC.md §Transport): a line ends at a line feed; JSON whitespace around the object is fine, so CRLF line endings are valid and blank lines are skipped. A line that starts with a byte-order mark (U+FEFF) is an error: it is not JSON whitespace and the reference host cannot decode it. A line over 16 MiB is reported and skipped without being read into memory; nesting deeper than 127 levels, raw control characters (NUL included), lone surrogate escapes and numbers beyond a double (1e400) are errors of the line. cgp never touches the network and writes nothing but its report."
+    )]
     Validate {
         /// The profile to validate against.
         #[arg(long, value_enum, default_value = "interop")]
