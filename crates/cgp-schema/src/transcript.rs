@@ -600,7 +600,9 @@ impl<'de> Visitor<'de> for UniqueVisitor<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut members = Map::new();
+        // Room for the members most CGP objects have: growing the map (its
+        // table and its entries, 0 to 3 to 7) cost more than the spare room.
+        let mut members = Map::with_capacity(8);
         while let Some(name) = map.next_key::<String>()? {
             match members.entry(name) {
                 serde_json::map::Entry::Occupied(entry) => {
