@@ -207,6 +207,32 @@ fn a_symlink_in_the_schema_root_is_refused() {
     );
 }
 
+/// A pipe would block the reader forever and a huge file would take the
+/// memory: both are refused without being read.
+#[test]
+fn a_pipe_and_an_oversized_schema_file_are_refused_unread() {
+    let root = std::env::temp_dir().join(format!("cgp-special-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("types")).expect("dir");
+    let made = std::process::Command::new("mkfifo")
+        .arg(root.join("types/pipe.schema.json"))
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    let huge = std::fs::File::create(root.join("huge.schema.json")).expect("create");
+    huge.set_len(cgp_schema::source::MAX_SCHEMA_FILE_BYTES + 1)
+        .expect("a sparse file");
+    let report = read_schema_dir(&root, "schema")
+        .expect_err("refused")
+        .to_string();
+    let _ = std::fs::remove_dir_all(&root);
+    assert_eq!(
+        report,
+        "schema/huge.schema.json: cannot read: larger than 16777216 bytes, the most a schema file may have\n\
+         schema/types/pipe.schema.json: is not a regular file (a pipe, a socket or a device); schema files must be regular files"
+    );
+}
+
 #[test]
 fn a_stray_file_is_refused_rather_than_skipped() {
     let root = std::env::temp_dir().join(format!("cgp-stray-{}", std::process::id()));
