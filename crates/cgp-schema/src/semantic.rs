@@ -656,12 +656,24 @@ pub struct Session {
     context: Context,
     correlation: Option<bool>,
     pending: VecDeque<Pending>,
+    /// The bytes of the ids in `pending`.
+    pending_id_bytes: usize,
     queries_seen: bool,
 }
 
 /// How many unanswered queries a [`Session`] remembers; older ones are
 /// forgotten so a one-sided transcript cannot grow memory without bound.
 pub const MAX_PENDING_QUERIES: usize = 4096;
+
+/// An id as a message shows it: at most 80 bytes of it.
+fn shown_id(id: &str) -> String {
+    crate::validate::cut(id, 80)
+}
+
+/// How many bytes of query ids a [`Session`] remembers at most: an id may be
+/// megabytes long, and 4096 of them must not take gigabytes. The oldest queries
+/// are forgotten first.
+pub const MAX_PENDING_ID_BYTES: usize = 16 * 1024 * 1024;
 
 impl Session {
     /// A session that has seen nothing yet.
@@ -698,13 +710,19 @@ impl Session {
                         Rule::H4,
                         "/id".into(),
                         format!(
-                            "the query carries id \"{id}\", but the provider did not declare capabilities.correlation; a host sends ids only to correlating providers"
+                            "the query carries id \"{}\", but the provider did not declare capabilities.correlation; a host sends ids only to correlating providers",
+                            shown_id(id)
                         ),
                     );
                 }
-                if self.pending.len() >= MAX_PENDING_QUERIES {
-                    self.pending.pop_front();
+                let id_bytes = id.as_ref().map_or(0, String::len);
+                while !self.pending.is_empty()
+                    && (self.pending.len() >= MAX_PENDING_QUERIES
+                        || self.pending_id_bytes + id_bytes > MAX_PENDING_ID_BYTES)
+                {
+                    self.take_oldest();
                 }
+                self.pending_id_bytes += id_bytes;
                 self.pending.push_back(Pending {
                     id: id.clone(),
                     max_tokens: query.max_tokens,
@@ -725,6 +743,16 @@ impl Session {
         found
     }
 
+    fn take_at(&mut self, index: usize) -> Option<Pending> {
+        let taken = self.pending.remove(index)?;
+        self.pending_id_bytes -= taken.id.as_ref().map_or(0, String::len);
+        Some(taken)
+    }
+
+    fn take_oldest(&mut self) -> Option<Pending> {
+        self.take_at(0)
+    }
+
     /// Finds and removes the query a reply answers, reporting H4 problems.
     fn answer(
         &mut self,
@@ -740,19 +768,22 @@ impl Session {
                     .iter()
                     .position(|p| p.id.as_deref() == Some(id))
                 {
-                    return self.pending.remove(index);
+                    return self.take_at(index);
                 }
                 if !self.queries_seen {
                     return None;
                 }
-                let oldest = self.pending.pop_front();
+                let oldest = self.take_oldest();
                 let expected = match &oldest {
                     Some(Pending {
                         id: Some(sent),
                         origin,
                         ..
                     }) => {
-                        format!("the query in flight ({origin}) carries \"{sent}\"")
+                        format!(
+                            "the query in flight ({origin}) carries \"{}\"",
+                            shown_id(sent)
+                        )
                     }
                     Some(Pending {
                         id: None, origin, ..
@@ -764,7 +795,10 @@ impl Session {
                 out.push(
                     Rule::H4,
                     "/id".into(),
-                    format!("the {what} reply carries id \"{id}\", which answers no query in flight; {expected}"),
+                    format!(
+                        "the {what} reply carries id \"{}\", which answers no query in flight; {expected}",
+                        shown_id(id)
+                    ),
                 );
                 oldest
             }
@@ -782,13 +816,14 @@ impl Session {
                         Rule::H4,
                         String::new(),
                         format!(
-                            "the frames reply carries no id, but the query it answers ({origin}) carries \"{sent}\"; a correlating provider must echo it"
+                            "the frames reply carries no id, but the query it answers ({origin}) carries \"{}\"; a correlating provider must echo it",
+                            shown_id(sent)
                         ),
                     );
-                    self.pending.pop_front()
+                    self.take_oldest()
                 }
                 // Lock step: the reply answers the oldest query.
-                Some(_) => self.pending.pop_front(),
+                Some(_) => self.take_oldest(),
                 None => {
                     if always_reply && self.queries_seen {
                         out.push(
@@ -931,6 +966,35 @@ mod tests {
         // The query was answered (badly); a second reply is unsolicited.
         let again = session.observe(&frames, "line 5");
         assert_eq!(rules(&again), vec![("H4", "/id")]);
+    }
+
+    /// Unanswered queries with megabyte ids: the session keeps at most
+    /// MAX_PENDING_ID_BYTES of them, forgetting the oldest.
+    #[test]
+    fn long_ids_of_unanswered_queries_are_bounded() {
+        let mut session = Session::new();
+        let id = "x".repeat(MAX_PENDING_ID_BYTES / 4 + 1);
+        for index in 0..10 {
+            let query = line(&format!(
+                r#"{{"type":"query","id":"{index}{id}","query":{{"goal":"g","max_frames":1,"max_tokens":1}}}}"#
+            ));
+            session.observe(&query, &format!("line {index}"));
+            assert!(session.pending_id_bytes <= MAX_PENDING_ID_BYTES);
+        }
+        assert_eq!(session.pending.len(), 3);
+        let kept: usize = session
+            .pending
+            .iter()
+            .filter_map(|p| p.id.as_ref())
+            .map(String::len)
+            .sum();
+        assert_eq!(kept, session.pending_id_bytes);
+        // The newest is still answered by its id.
+        let frames = line(&format!(
+            r#"{{"type":"frames","id":"9{id}","result":{{"frames":[],"truncated":false}}}}"#
+        ));
+        assert!(session.observe(&frames, "line 10").is_empty());
+        assert_eq!(session.pending.len(), 2);
     }
 
     #[test]
