@@ -307,7 +307,7 @@ fn version_gate(root: &std::path::Path, generation: &cgp_codegen::Generation) ->
     let files = ["crates/cgp-types/src/lib.rs", "generated/rust/src/types.rs"];
     let mut sources = Vec::new();
     for file in files {
-        let text = std::fs::read_to_string(root.join(file))
+        let text = cgp_schema::source::read_text_bounded(&root.join(file))
             .map_err(|error| vec![format!("{file}: cannot read: {error}")])?;
         sources.push((file.to_owned(), text));
     }

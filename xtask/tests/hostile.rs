@@ -113,3 +113,61 @@ fn an_unwritable_generated_directory_is_named_and_nothing_is_lost() {
     );
     assert_ne!(before, b"// stale\n");
 }
+
+/// A pull request can turn SPEC.md or a generated file into a symbolic link;
+/// one to /dev/zero would be read until memory ran out. Tree files are read
+/// only when regular, and at most 16 MiB.
+#[test]
+fn a_spec_or_generated_file_linked_to_a_device_is_refused_unread() {
+    let tree = Tree::new("device");
+    std::fs::remove_file(tree.0.join("SPEC.md")).expect("remove");
+    std::os::unix::fs::symlink("/dev/zero", tree.0.join("SPEC.md")).expect("symlink");
+    let output = tree.xtask(&["check"]);
+    assert_eq!(output.code, Some(1));
+    assert!(
+        output
+            .stderr
+            .contains("SPEC.md: cannot read: not a regular file (a pipe, a socket or a device)"),
+        "{}",
+        output.stderr
+    );
+
+    let tree = Tree::new("device-generated");
+    let file = tree.0.join("generated/rust/src/types.rs");
+    std::fs::remove_file(&file).expect("remove");
+    std::os::unix::fs::symlink("/dev/zero", &file).expect("symlink");
+    let output = tree.xtask(&["check"]);
+    assert_eq!(output.code, Some(1));
+    assert!(
+        output.stderr.contains(
+            "generated/rust/src/types.rs: cannot read: not a regular file (a pipe, a socket or a device)"
+        ),
+        "{}",
+        output.stderr
+    );
+}
+
+/// A pull request can turn a directory under generated/ into a symbolic link
+/// to anywhere: codegen refuses to write through it, names it, and writes
+/// nothing at all.
+#[test]
+fn codegen_never_writes_through_a_linked_directory() {
+    let tree = Tree::new("linked");
+    let outside = tree.0.join("outside");
+    std::fs::create_dir_all(&outside).expect("mkdir");
+    std::fs::remove_dir_all(tree.0.join("generated/docs")).expect("remove");
+    std::os::unix::fs::symlink(&outside, tree.0.join("generated/docs")).expect("symlink");
+    let types = tree.0.join("generated/rust/src/types.rs");
+    std::fs::write(&types, "// stale\n").expect("write");
+    let output = tree.xtask(&["codegen"]);
+    assert_eq!(output.code, Some(1), "{}", output.stderr);
+    assert!(
+        output.stderr.contains(
+            "cannot write: generated/docs is a symbolic link, and codegen writes only inside generated/, never through a link; nothing was changed"
+        ),
+        "{}",
+        output.stderr
+    );
+    assert_eq!(std::fs::read_dir(&outside).expect("list").count(), 0);
+    assert_eq!(std::fs::read_to_string(&types).expect("read"), "// stale\n");
+}

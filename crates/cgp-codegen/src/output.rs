@@ -135,7 +135,7 @@ pub fn compare(
 ) -> Result<Vec<Drift>, Diagnostic> {
     let mut drifts = Vec::new();
     for (path, planned) in files {
-        match std::fs::read(root.join(path)) {
+        match cgp_schema::source::read_bounded(&root.join(path)) {
             Ok(bytes) if bytes == planned.as_bytes() => {}
             Ok(bytes) => drifts.push(Drift::Changed {
                 path: path.clone(),
@@ -165,6 +165,24 @@ pub fn compare(
     Ok(drifts)
 }
 
+/// The first directory on the way from `root` to the file `path` (relative to
+/// `root`) that is a symbolic link: writing through it could write anywhere.
+fn linked_directory(root: &Path, path: &str) -> Option<String> {
+    let parent = Path::new(path).parent()?;
+    let mut on_disk = root.to_path_buf();
+    let mut shown = PathBuf::new();
+    for component in parent.components() {
+        on_disk.push(component);
+        shown.push(component);
+        if std::fs::symlink_metadata(&on_disk)
+            .is_ok_and(|metadata| metadata.file_type().is_symlink())
+        {
+            return Some(display(&shown));
+        }
+    }
+    None
+}
+
 /// Writes the planned files atomically and removes stale ones.
 pub fn write(
     root: &Path,
@@ -190,6 +208,15 @@ pub fn write(
         let Some(contents) = files.get(path) else {
             continue;
         };
+        if let Some(link) = linked_directory(root, path) {
+            cleanup(&staged);
+            return Err(Diagnostic::file(
+                path.clone(),
+                format!(
+                    "cannot write: {link} is a symbolic link, and codegen writes only inside generated/, never through a link; nothing was changed"
+                ),
+            ));
+        }
         let target = root.join(path);
         let directory = target
             .parent()

@@ -11,6 +11,7 @@ use crate::{docs, release, rust};
 use cgp_schema::corpus::{self, Example};
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
 use cgp_schema::release::Manifest;
+use cgp_schema::source::read_text_bounded;
 use cgp_schema::{Bundle, Profile, ProtocolVersion, SchemaSet, Validator, bundle};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -115,7 +116,7 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
     for bundle in &bundles {
         validators.push(Validator::new(bundle)?);
     }
-    let spec_text = std::fs::read_to_string(root.join(SPEC_FILE)).map_err(|error| {
+    let spec_text = read_text_bounded(&root.join(SPEC_FILE)).map_err(|error| {
         Diagnostics::one(Diagnostic::file(SPEC_FILE, format!("cannot read: {error}")))
     })?;
     let examples = corpus::extract(SPEC_FILE, &spec_text)?;

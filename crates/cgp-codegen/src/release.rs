@@ -10,6 +10,7 @@ use crate::plan::{self, Generation};
 use cgp_schema::classify::Side;
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
 use cgp_schema::release::{self, Blessing, Manifest, Verdict};
+use cgp_schema::source::{read_bounded, read_text_bounded};
 use cgp_schema::{Profile, ProtocolVersion};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
@@ -20,7 +21,7 @@ pub const MANIFEST_PATH: &str = "generated/schema/releases.json";
 
 /// Reads the release manifest; a missing manifest means nothing is released.
 pub fn read_manifest(root: &Path) -> Result<Manifest, Diagnostics> {
-    match std::fs::read_to_string(root.join(MANIFEST_PATH)) {
+    match read_text_bounded(&root.join(MANIFEST_PATH)) {
         Ok(text) => Manifest::parse(MANIFEST_PATH, &text),
         Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(Manifest::default()),
         Err(error) => Err(Diagnostic::file(MANIFEST_PATH, format!("cannot read: {error}")).into()),
@@ -53,7 +54,7 @@ pub fn frozen_problems(root: &Path, generation: &Generation) -> Vec<String> {
     let manifest = &generation.releases;
     let mut problems = Vec::new();
     for path in manifest.files() {
-        let contents = match std::fs::read(root.join(&path)) {
+        let contents = match read_bounded(&root.join(&path)) {
             Ok(bytes) => Some(bytes),
             Err(error) if error.kind() == io::ErrorKind::NotFound => None,
             Err(error) => {
@@ -77,7 +78,7 @@ pub fn drift(root: &Path, generation: &Generation) -> Result<Verdict, Diagnostic
         return Ok(release::judge(None, &working));
     };
     let path = plan::published_path(&latest.version, Profile::Interop);
-    let text = std::fs::read_to_string(root.join(&path)).map_err(|error| {
+    let text = read_text_bounded(&root.join(&path)).map_err(|error| {
         Diagnostic::file(
             &path,
             format!(

@@ -342,6 +342,12 @@ pub fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// [`read_bounded`], as UTF-8 text.
+pub fn read_text_bounded(path: &Path) -> std::io::Result<String> {
+    String::from_utf8(read_bounded(path)?)
+        .map_err(|error| std::io::Error::new(std::io::ErrorKind::InvalidData, error))
+}
+
 /// Reads every schema file under `dir`, sorted by path. Symlinks are refused (a
 /// link may leave the tree or loop); files that are not `*.schema.json` are
 /// refused too, so a misnamed schema is never silently skipped.

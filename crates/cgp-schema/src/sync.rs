@@ -97,7 +97,7 @@ impl RustSource {
             .collect();
         files.sort();
         for path in files {
-            let Ok(text) = std::fs::read_to_string(&path) else {
+            let Ok(text) = crate::source::read_text_bounded(&path) else {
                 continue;
             };
             let name = path
