@@ -174,10 +174,12 @@ fn finish(
 fn read_batches<R: BufRead>(reader: R, work: &SyncSender<Batch>) -> io::Result<()> {
     let mut lines = LineReader::new(reader);
     let mut sequence = 0;
+    // Full-size from the start: growing a batch to 1 MiB by doubling copied
+    // its bytes again, on the thread every worker waits for.
     let fresh = |sequence| Batch {
         sequence,
-        data: Vec::new(),
-        entries: Vec::new(),
+        data: Vec::with_capacity(BATCH_BYTES),
+        entries: Vec::with_capacity(BATCH_LINES),
     };
     let mut batch = fresh(sequence);
     while let Some(line) = lines.next_line()? {
