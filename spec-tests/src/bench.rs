@@ -175,6 +175,10 @@ pub enum Measure {
     VerdictInProcess,
     /// `check_stream` on the whole text, in process, two worker threads.
     StreamTwoThreads,
+    /// The baseline parse on two threads, each taking half the lines: what two
+    /// threads of this machine can do at the time of the run, the ceiling of
+    /// any two-thread figure.
+    ParseValueTwoThreads,
     /// The `cgp validate --profile interop --jobs 1` binary.
     CliOneJob,
     /// The `cgp validate --profile interop --jobs 2` binary.
@@ -223,6 +227,9 @@ impl Measure {
             }
             Measure::VerdictInProcess => "validation in process (`check_verdict`), 1 thread",
             Measure::StreamTwoThreads => "validation in process (`check_stream`), 2 workers",
+            Measure::ParseValueTwoThreads => {
+                "serde_json parse into `Value` (`from_slice`), 2 threads, half the lines each"
+            }
             Measure::CliOneJob => "`cgp validate --profile interop --jobs 1`",
             Measure::CliTwoJobs => "`cgp validate --profile interop --jobs 2`",
             Measure::Ajv => {
@@ -596,6 +603,10 @@ fn in_process(
             Measure::StreamTwoThreads,
             Box::new(|corpus: &Corpus| stream(validator, corpus, 2)),
         ),
+        (
+            Measure::ParseValueTwoThreads,
+            Box::new(|corpus: &Corpus| parse_on_two_threads(corpus)),
+        ),
     ];
     let mut figures = compare(corpus, rounds, candidates)?;
     for (measure, _, note) in &mut figures {
@@ -605,10 +616,31 @@ fn in_process(
                 "std UTF-8 check, then `from_str`".into()
             }
             Measure::StreamTwoThreads => "reader, 2 workers, in-order collector".into(),
+            Measure::ParseValueTwoThreads => {
+                "no coordination at all: the most two threads give on this machine now".into()
+            }
             _ => String::new(),
         };
     }
     Ok(figures)
+}
+
+fn parse_on_two_threads(corpus: &Corpus) -> Result<(), String> {
+    let lines: Vec<&[u8]> = corpus.lines().collect();
+    let (first, second) = lines.split_at(lines.len() / 2);
+    let parse_all = |half: &[&[u8]]| {
+        half.iter()
+            .all(|line| serde_json::from_slice::<Value>(line).is_ok())
+    };
+    let (a, b) = std::thread::scope(|scope| {
+        let other = scope.spawn(|| parse_all(second));
+        (parse_all(first), other.join().unwrap_or(false))
+    });
+    if a && b {
+        Ok(())
+    } else {
+        Err("the two-thread parse rejected a line".into())
+    }
 }
 
 fn stream(validator: &Validator, corpus: &Corpus, threads: usize) -> Result<(), String> {
@@ -1090,6 +1122,18 @@ impl Report {
                 results,
             });
         }
+        targets.push(Target {
+            goal: "for scale, not a target: parse-only on 2 independent threads, × 1 thread (what two threads of this machine gave during the run)".into(),
+            results: Sample::ALL
+                .iter()
+                .map(|sample| {
+                    match self.ratio(*sample, Measure::ParseValueTwoThreads, Measure::ParseValue) {
+                        Some(ratio) => (format!("{ratio:.2}×"), None),
+                        None => ("not measured".into(), None),
+                    }
+                })
+                .collect(),
+        });
         for (goal, other) in [
             (
                 "generated decode within 10% of hand-written",

@@ -43,6 +43,7 @@ fn the_bench_runs_on_a_small_transcript_and_renders_its_table() {
             Measure::DecodeReference,
             Measure::VerdictInProcess,
             Measure::StreamTwoThreads,
+            Measure::ParseValueTwoThreads,
             Measure::Ajv,
             Measure::PythonJsonschema,
         ] {
