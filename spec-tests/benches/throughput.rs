@@ -83,6 +83,8 @@ fn run() -> Result<(), String> {
     let markdown = report.render();
     println!("{markdown}");
     if let Some(path) = out {
+        let previous = std::fs::read_to_string(&path).ok();
+        let markdown = bench::with_notes(&markdown, previous.as_deref());
         std::fs::write(&path, &markdown).map_err(|error| format!("{}: {error}", path.display()))?;
         eprintln!("bench: wrote {}", path.display());
     }

@@ -1340,6 +1340,20 @@ impl Report {
     }
 }
 
+/// The line after which `BENCHMARKS.md` holds notes written by hand (what the
+/// profiles showed, what was changed for speed); a new run keeps them.
+pub const NOTES_MARKER: &str =
+    "<!-- Notes below are written by hand; `cargo xtask bench` keeps them. -->";
+
+/// `rendered`, then the hand-written notes of `previous` (the file it replaces),
+/// from [`NOTES_MARKER`] on, or the marker alone when there are none yet.
+pub fn with_notes(rendered: &str, previous: Option<&str>) -> String {
+    let notes = previous
+        .and_then(|text| text.find(NOTES_MARKER).map(|start| &text[start..]))
+        .unwrap_or(NOTES_MARKER);
+    format!("{}\n\n{}\n", rendered.trim_end(), notes.trim_end())
+}
+
 fn scale(factor: usize) -> String {
     if factor == 1 {
         "real".into()

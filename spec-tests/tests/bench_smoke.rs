@@ -67,6 +67,15 @@ fn the_bench_runs_on_a_small_transcript_and_renders_its_table() {
     ] {
         assert!(table.contains(needle), "{needle} missing from\n{table}");
     }
+    let first = bench::with_notes(&table, None);
+    assert!(first.ends_with(&format!("{}\n", bench::NOTES_MARKER)));
+    let noted = format!("{first}\nWhat the profile showed.\n");
+    let again = bench::with_notes("# Benchmarks\n\nnew figures\n", Some(&noted));
+    assert!(
+        again.starts_with("# Benchmarks\n\nnew figures\n\n"),
+        "{again}"
+    );
+    assert!(again.ends_with("What the profile showed.\n"), "{again}");
     let _ = std::fs::remove_dir_all(&work);
 }
 
