@@ -8,11 +8,12 @@
 //!     [--schema-factors 1,10,100] [--work DIR] [--out BENCHMARKS.md]
 //! ```
 //!
-//! The measuring is in `spec_tests::bench`; this file parses arguments and hands
-//! in the decoders of the dev-dependencies (the generated and reference crates).
+//! Relative paths are taken from the repository root (`cargo bench` runs this
+//! in `spec-tests/`). The measuring is in `spec_tests::bench`; this file parses
+//! arguments and hands in the decoders of the dev-dependencies (the generated
+//! and reference crates).
 
 use spec_tests::bench::{self, Config, Decoders};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -41,6 +42,8 @@ fn run() -> Result<(), String> {
     };
     let mut peers = true;
     let mut out = None;
+    let root = config.repo.clone();
+    let path = |text: String| root.join(text);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
@@ -51,10 +54,10 @@ fn run() -> Result<(), String> {
             "--seed" => config.seed = number(&value()?)?,
             "--rounds" => config.rounds = number(&value()?)? as usize,
             "--python-mb" => config.python_bytes = number(&value()?)? * 1_000_000,
-            "--cgp" => config.cgp = Some(PathBuf::from(value()?)),
-            "--xtask" => config.xtask = Some(PathBuf::from(value()?)),
-            "--work" => config.work = PathBuf::from(value()?),
-            "--out" => out = Some(PathBuf::from(value()?)),
+            "--cgp" => config.cgp = Some(path(value()?)),
+            "--xtask" => config.xtask = Some(path(value()?)),
+            "--work" => config.work = path(value()?),
+            "--out" => out = Some(path(value()?)),
             "--no-peers" => peers = false,
             "--schema-factors" => {
                 config.schema_factors = value()?
