@@ -381,22 +381,13 @@ fn json_type(schema: &Value, types_prefix: &str) -> (String, bool) {
     if let Some(constant) = schema.get("const") {
         return (format!("`{constant}`"), false);
     }
-    let (kinds, nullable) = match schema.get("type") {
-        Some(Value::String(kind)) => (vec![kind.clone()], false),
-        Some(Value::Array(kinds)) => {
-            let names: Vec<String> = kinds
-                .iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect();
-            let nullable = names.iter().any(|k| k == "null");
-            (
-                names.into_iter().filter(|k| k != "null").collect(),
-                nullable,
-            )
-        }
-        _ => (vec!["any".to_owned()], false),
-    };
+    let (mut kinds, nullable) = schema
+        .as_object()
+        .map(cgp_schema::keywords::declared_types)
+        .unwrap_or_default();
+    if kinds.is_empty() {
+        kinds.push("any".to_owned());
+    }
     let shown = kinds
         .iter()
         .map(|kind| match kind.as_str() {

@@ -487,14 +487,7 @@ impl Side {
     /// A side from the text of a published interop bundle; `file` is how the file
     /// is named in locations.
     pub fn from_bundle_text(file: &str, text: &str) -> Result<Side, Diagnostics> {
-        let document = json_text::parse(text).map_err(|error| {
-            Diagnostic::at(
-                file,
-                error.position,
-                None,
-                format!("invalid JSON: {}", error.message),
-            )
-        })?;
+        let document = json_text::parse_named(file, text)?;
         let at = |pointer: &str, message: String| -> Diagnostics {
             Diagnostic::at(
                 file,
@@ -1694,15 +1687,12 @@ fn reference(schema: &Map<String, Value>) -> Option<String> {
 
 /// The names in `type`, a string or an array of strings.
 fn type_names(schema: &Map<String, Value>) -> BTreeSet<String> {
-    match schema.get("type") {
-        Some(Value::String(name)) => BTreeSet::from([name.clone()]),
-        Some(Value::Array(names)) => names
-            .iter()
-            .filter_map(Value::as_str)
-            .map(str::to_owned)
-            .collect(),
-        _ => BTreeSet::new(),
+    let (names, nullable) = crate::keywords::declared_types(schema);
+    let mut names: BTreeSet<String> = names.into_iter().collect();
+    if nullable {
+        names.insert("null".to_owned());
     }
+    names
 }
 
 /// The JSON types a schema allows besides `null`: its `type`, `string` for an open

@@ -106,6 +106,19 @@ pub fn pointer_tokens(pointer: &str) -> Vec<String> {
         .collect()
 }
 
+/// Parses the JSON text of the file named `file`; a failure is a diagnostic at
+/// its line and column.
+pub fn parse_named(file: &str, text: &str) -> Result<Document, crate::diagnostic::Diagnostic> {
+    parse(text).map_err(|error| {
+        crate::diagnostic::Diagnostic::at(
+            file,
+            error.position,
+            None,
+            format!("invalid JSON: {}", error.message),
+        )
+    })
+}
+
 /// Parses JSON text, recording positions. Whitespace may surround the value;
 /// anything else after it is an error.
 pub fn parse(text: &str) -> Result<Document, ParseError> {

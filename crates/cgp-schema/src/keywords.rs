@@ -137,6 +137,25 @@ fn edit_distance(a: &str, b: &str) -> usize {
     previous.last().copied().unwrap_or_default()
 }
 
+/// The JSON types a schema's `type` keyword names, in the order written and
+/// without `null`, and whether `null` is among them.
+pub fn declared_types(schema: &Map<String, Value>) -> (Vec<String>, bool) {
+    let names: Vec<String> = match schema.get("type") {
+        Some(Value::String(name)) => vec![name.clone()],
+        Some(Value::Array(names)) => names
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let nullable = names.iter().any(|name| name == "null");
+    (
+        names.into_iter().filter(|name| name != "null").collect(),
+        nullable,
+    )
+}
+
 /// Calls `visit` on every schema object inside `schema` (itself included) with its
 /// JSON pointer, descending only through subschema positions, never into data
 /// such as `enum`, `const` or `default`.

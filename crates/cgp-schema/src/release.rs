@@ -66,14 +66,7 @@ const MANIFEST_NOTE: &str = "Released protocol versions and the SHA-256 of each 
 impl Manifest {
     /// Parses the manifest's text; `file` names it in diagnostics.
     pub fn parse(file: &str, text: &str) -> Result<Manifest, Diagnostics> {
-        let document = json_text::parse(text).map_err(|error| {
-            Diagnostic::at(
-                file,
-                error.position,
-                None,
-                format!("invalid JSON: {}", error.message),
-            )
-        })?;
+        let document = json_text::parse_named(file, text)?;
         let mut problems = Vec::new();
         let mut problem = |pointer: &str, message: String| {
             problems.push(Diagnostic::at(

@@ -106,7 +106,7 @@ impl SchemaSet {
         let mut files = BTreeMap::new();
         for (path, text) in sources {
             let shown = format!("{display_root}/{path}");
-            match json_text::parse(&text) {
+            match json_text::parse_named(&shown, &text) {
                 Ok(document) => {
                     files.insert(
                         path.clone(),
@@ -118,12 +118,7 @@ impl SchemaSet {
                         },
                     );
                 }
-                Err(error) => problems.push(Diagnostic::at(
-                    shown,
-                    error.position,
-                    None,
-                    format!("invalid JSON: {}", error.message),
-                )),
+                Err(problem) => problems.push(problem),
             }
         }
         if !problems.is_empty() {

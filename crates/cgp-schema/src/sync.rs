@@ -288,22 +288,7 @@ impl Side<'_> {
                 }
             }
         }
-        let (types, nullable) = match map.get("type") {
-            Some(Value::String(kind)) => (vec![kind.clone()], false),
-            Some(Value::Array(kinds)) => {
-                let names: Vec<String> = kinds
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect();
-                let nullable = names.iter().any(|k| k == "null");
-                (
-                    names.into_iter().filter(|k| k != "null").collect(),
-                    nullable,
-                )
-            }
-            _ => (Vec::new(), false),
-        };
+        let (types, nullable) = crate::keywords::declared_types(map);
         if let Some(constant) = map.get("const").or_else(|| single_enum(map)) {
             return (Shape::Scalar(format!("const {constant}")), nullable);
         }
