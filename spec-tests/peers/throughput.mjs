@@ -10,11 +10,8 @@
 // "seconds_predecoded"}: the last is the same passes on lines decoded to
 // strings beforehand, the decoding not counted.
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { performance } from "node:perf_hooks";
-
-const require = createRequire(import.meta.url);
-const Ajv2020 = require("ajv/dist/2020").default;
+import { ajvFor } from "./ajv.mjs";
 
 const [bundlePath, ndjsonPath, roundsArg] = process.argv.slice(2);
 const bundle = JSON.parse(readFileSync(bundlePath, "utf8"));
@@ -27,25 +24,8 @@ for (let start = 0; start < bytes.length; ) {
   start = end + 1;
 }
 
-function collectAnnotations(value, found = {}) {
-  if (Array.isArray(value)) {
-    value.forEach((item) => collectAnnotations(item, found));
-  } else if (value && typeof value === "object") {
-    for (const [key, inner] of Object.entries(value)) {
-      if (key.startsWith("x-cgp-")) found[key] = true;
-      collectAnnotations(inner, found);
-    }
-  }
-  return found;
-}
-
 const compileStart = performance.now();
-const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, discriminator: true });
-ajv.addVocabulary(Object.keys(collectAnnotations(bundle)));
-for (const format of ["uint32", "uint64", "float"]) {
-  ajv.addFormat(format, true);
-}
-ajv.addSchema(bundle);
+const ajv = ajvFor(bundle);
 const validate = ajv.getSchema(bundle.$id);
 const compileSeconds = (performance.now() - compileStart) / 1000;
 

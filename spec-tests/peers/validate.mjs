@@ -7,33 +7,12 @@
 // registered as a vocabulary, the uint32/uint64/float format hints declared,
 // union types allowed, and discriminator support on.
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-
-const require = createRequire(import.meta.url);
-const Ajv2020 = require("ajv/dist/2020").default;
+import { ajvFor } from "./ajv.mjs";
 
 const [bundlePath, casesPath] = process.argv.slice(2);
 const bundle = JSON.parse(readFileSync(bundlePath, "utf8"));
 const cases = JSON.parse(readFileSync(casesPath, "utf8"));
-
-const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, discriminator: true });
-ajv.addVocabulary(Object.keys(collectAnnotations(bundle)));
-for (const format of ["uint32", "uint64", "float"]) {
-  ajv.addFormat(format, true);
-}
-ajv.addSchema(bundle);
-
-function collectAnnotations(value, found = {}) {
-  if (Array.isArray(value)) {
-    value.forEach((item) => collectAnnotations(item, found));
-  } else if (value && typeof value === "object") {
-    for (const [key, inner] of Object.entries(value)) {
-      if (key.startsWith("x-cgp-")) found[key] = true;
-      collectAnnotations(inner, found);
-    }
-  }
-  return found;
-}
+const ajv = ajvFor(bundle);
 
 const validators = new Map();
 const verdicts = {};
