@@ -46,10 +46,8 @@ impl Tree {
     pub fn new(name: &str) -> Self {
         let root = std::env::temp_dir().join(format!("cgp-xtask-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
-        for part in ["schema", "generated", "crates/cgp-types/src"] {
-            copy_dir(&repo().join(part), &root.join(part));
-        }
-        std::fs::copy(repo().join("SPEC.md"), root.join("SPEC.md")).expect("copy SPEC.md");
+        // The benchmarks' scratch tree at scale 1 is exactly what check reads.
+        spec_tests::bench::scaled_tree(&repo(), &root, 1).expect("copy the tree");
         Tree(root)
     }
 
