@@ -10,6 +10,7 @@
 //! - [`validate`]: validate JSON against a bundle with precise errors.
 //! - [`json_text`]: JSON text with line/column positions for every pointer.
 //! - [`version`]: protocol versions.
+//! - [`model`]: the protocol model every gate and generator reads.
 //! - [`classify`]: what changed between two schema versions, and the bump it needs.
 //! - [`release`]: released versions (the frozen-bundle manifest) and the drift gate.
 //! - [`transcript`]: check messages as they travel (NDJSON lines, documents).
@@ -37,6 +38,7 @@ pub mod diagnostic;
 pub mod graph;
 pub mod json_text;
 pub mod keywords;
+pub mod model;
 pub mod release;
 pub mod semantic;
 pub mod source;

@@ -1,0 +1,862 @@
+//! Value shapes: what a JSON Schema validator accepts at one place, as typed data.
+//!
+//! [`read`] turns one schema object into a [`Shape`]. It reads every assertion
+//! keyword a schema of this project may carry; a keyword it cannot place in a
+//! shape makes the result [`Shape::Unsupported`], naming the keyword, so nothing
+//! a validator would enforce is ever dropped silently. Annotations (`title`,
+//! `description`, `default`, `format`, `x-cgp-*`, …) do not change what is
+//! accepted; they are kept in [`Annotations`].
+
+use super::{Member, Place, Reading};
+use crate::json_text;
+use cgp_types::Direction;
+use serde_json::{Map, Value};
+
+/// What a validator accepts at one place in a schema.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shape {
+    /// Any JSON value (`{}`).
+    Any,
+    /// A named type of the document's `$defs`.
+    Named(String),
+    /// `null` only.
+    Null,
+    /// `true` or `false`.
+    Boolean,
+    /// An integer within a range.
+    Integer(IntegerShape),
+    /// A number within a range.
+    Number(NumberShape),
+    /// A string with length and pattern constraints.
+    String(StringShape),
+    /// Exactly one value (`const`, or an `enum` of one value).
+    Const(Value),
+    /// A closed set of values (`enum`).
+    Enum(Vec<Value>),
+    /// A string vocabulary whose known values are listed and whose other strings
+    /// are kept too (SPEC.md §Vocabularies).
+    OpenVocabulary(Vocabulary),
+    /// An array.
+    Array(ArrayShape),
+    /// An object with named members.
+    Object(ObjectShape),
+    /// A flat object whose tag member selects the other members it may carry.
+    TaggedUnion(TaggedUnion),
+    /// The inner shape, or `null`.
+    Nullable(Box<Shape>),
+    /// The inner shape, except these values (`not: {const}` / `not: {enum}`).
+    Excluding(Box<Shape>, Vec<Value>),
+    /// A schema this model does not describe.
+    Unsupported(String),
+}
+
+impl Shape {
+    /// The shape without a `null` alternative, and whether it had one.
+    pub fn without_null(&self) -> (&Shape, bool) {
+        match self {
+            Shape::Nullable(inner) => (inner, true),
+            other => (other, false),
+        }
+    }
+
+    /// The names of the `$defs` types this shape refers to directly.
+    pub fn references(&self, out: &mut Vec<String>) {
+        match self {
+            Shape::Named(name) => out.push(name.clone()),
+            Shape::OpenVocabulary(vocabulary) => out.extend(vocabulary.known_type.clone()),
+            Shape::Array(array) => array.items.references(out),
+            Shape::Object(object) => object.references(out),
+            Shape::TaggedUnion(union) => {
+                union.shared.references(out);
+                for branch in &union.branches {
+                    branch.object.references(out);
+                }
+            }
+            Shape::Nullable(inner) | Shape::Excluding(inner, _) => inner.references(out),
+            _ => {}
+        }
+    }
+}
+
+/// An integer range, inclusive at both ends; `None` is unbounded.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct IntegerShape {
+    /// The least value accepted.
+    pub minimum: Option<i128>,
+    /// The greatest value accepted.
+    pub maximum: Option<i128>,
+    /// `multipleOf`, as written.
+    pub multiple_of: Option<String>,
+    /// The `format` annotation (`uint32`, …). A validator does not enforce it.
+    pub format: Option<String>,
+}
+
+impl IntegerShape {
+    /// The range as text, e.g. `integer 0..=4294967295`.
+    pub fn describe(&self) -> String {
+        let mut text = match (self.minimum, self.maximum) {
+            (Some(low), Some(high)) => format!("integer {low}..={high}"),
+            (Some(low), None) => format!("integer {low}.."),
+            (None, Some(high)) => format!("integer ..={high}"),
+            (None, None) => "integer".into(),
+        };
+        if let Some(step) = &self.multiple_of {
+            text.push_str(&format!(" (multiple of {step})"));
+        }
+        text
+    }
+}
+
+/// One end of a number range.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Limit {
+    /// The bound.
+    pub value: f64,
+    /// Whether the bound itself is excluded.
+    pub exclusive: bool,
+}
+
+/// A number range.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NumberShape {
+    /// The lower end.
+    pub minimum: Option<Limit>,
+    /// The upper end.
+    pub maximum: Option<Limit>,
+    /// `multipleOf`, as written.
+    pub multiple_of: Option<String>,
+    /// The `format` annotation (`float`, `double`). A validator does not enforce it.
+    pub format: Option<String>,
+}
+
+impl NumberShape {
+    /// The range as text, e.g. `number [0, 1]`.
+    pub fn describe(&self) -> String {
+        let low = self
+            .minimum
+            .as_ref()
+            .map(|limit| format!("{}{}", if limit.exclusive { "(" } else { "[" }, limit.value));
+        let high = self
+            .maximum
+            .as_ref()
+            .map(|limit| format!("{}{}", limit.value, if limit.exclusive { ")" } else { "]" }));
+        let mut text = match (low, high) {
+            (None, None) => "number".to_owned(),
+            (low, high) => format!(
+                "number {}, {}",
+                low.unwrap_or_else(|| "(-inf".into()),
+                high.unwrap_or_else(|| "inf)".into())
+            ),
+        };
+        if let Some(step) = &self.multiple_of {
+            text.push_str(&format!(" (multiple of {step})"));
+        }
+        text
+    }
+}
+
+/// String constraints.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct StringShape {
+    /// `minLength`.
+    pub min_length: Option<u64>,
+    /// `maxLength`.
+    pub max_length: Option<u64>,
+    /// `pattern`.
+    pub pattern: Option<String>,
+    /// The `format` annotation. A validator does not enforce it.
+    pub format: Option<String>,
+}
+
+impl StringShape {
+    /// The constraints as text, e.g. `string of 1.. characters`.
+    pub fn describe(&self) -> String {
+        let mut text = "string".to_owned();
+        match (self.min_length, self.max_length) {
+            (None, None) => {}
+            (low, high) => text.push_str(&format!(
+                " of {}..{} characters",
+                low.unwrap_or(0),
+                high.map(|high| format!("={high}")).unwrap_or_default()
+            )),
+        }
+        if let Some(pattern) = &self.pattern {
+            text.push_str(&format!(" matching /{pattern}/"));
+        }
+        text
+    }
+}
+
+/// An open vocabulary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Vocabulary {
+    /// The known values, in schema order.
+    pub known: Vec<String>,
+    /// The `$defs` entry that lists the known values, when they are behind a `$ref`.
+    pub known_type: Option<String>,
+}
+
+/// An array.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArrayShape {
+    /// Every item's shape.
+    pub items: Box<Shape>,
+    /// `minItems`.
+    pub min_items: Option<u64>,
+    /// `maxItems`.
+    pub max_items: Option<u64>,
+    /// `uniqueItems`.
+    pub unique_items: bool,
+}
+
+/// What an object does with members it does not name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnknownMembers {
+    /// They are accepted (and ignored by a receiver).
+    Allowed,
+    /// They make the object invalid (`additionalProperties: false`).
+    Rejected,
+}
+
+/// An object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObjectShape {
+    /// The members, in schema order.
+    pub members: Vec<Member>,
+    /// What happens to other members.
+    pub unknown_members: UnknownMembers,
+}
+
+impl ObjectShape {
+    /// The member called `name`.
+    pub fn member(&self, name: &str) -> Option<&Member> {
+        self.members.iter().find(|member| member.name == name)
+    }
+
+    fn references(&self, out: &mut Vec<String>) {
+        for member in &self.members {
+            member.shape.references(out);
+        }
+    }
+}
+
+/// A flat object tagged by one member (`FrameVerdict` on `status`, the envelope on
+/// `type`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaggedUnion {
+    /// The tag member's name.
+    pub tag: String,
+    /// Members every branch has, written beside the `oneOf`.
+    pub shared: ObjectShape,
+    /// The branches, in schema order.
+    pub branches: Vec<Branch>,
+}
+
+impl TaggedUnion {
+    /// The branch whose tag is `value`.
+    pub fn branch(&self, value: &str) -> Option<&Branch> {
+        self.branches.iter().find(|branch| branch.tag == value)
+    }
+
+    /// A branch's members with the shared ones, the tag member left out.
+    pub fn members_of<'u>(&'u self, branch: &'u Branch) -> Vec<&'u Member> {
+        self.shared
+            .members
+            .iter()
+            .filter(|member| branch.object.member(&member.name).is_none())
+            .chain(branch.object.members.iter())
+            .filter(|member| member.name != self.tag)
+            .collect()
+    }
+}
+
+/// One branch of a tagged union.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Branch {
+    /// The tag value that selects it.
+    pub tag: String,
+    /// The branch's own members (the tag member among them).
+    pub object: ObjectShape,
+    /// Its annotations.
+    pub annotations: Annotations,
+    /// Where it is.
+    pub at: Place,
+}
+
+/// When an optional member is written (SPEC.md §Schema annotations, `x-cgp-emit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Emit {
+    /// Always written, so required in the strict profile.
+    Always,
+    /// Left out when it has no value.
+    OmitIfAbsent,
+    /// Left out when it is an empty array.
+    OmitIfEmpty,
+    /// Left out when it equals its `default`.
+    OmitIfDefault,
+}
+
+impl Emit {
+    /// Every rule, in SPEC order.
+    pub const ALL: [Emit; 4] = [
+        Emit::Always,
+        Emit::OmitIfAbsent,
+        Emit::OmitIfEmpty,
+        Emit::OmitIfDefault,
+    ];
+
+    /// The annotation's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Emit::Always => "always",
+            Emit::OmitIfAbsent => "omit-if-absent",
+            Emit::OmitIfEmpty => "omit-if-empty",
+            Emit::OmitIfDefault => "omit-if-default",
+        }
+    }
+
+    /// Parses the annotation.
+    pub fn parse(text: &str) -> Option<Emit> {
+        Emit::ALL.into_iter().find(|rule| rule.as_str() == text)
+    }
+}
+
+/// Parses an `x-cgp-direction` value.
+pub fn parse_direction(text: &str) -> Option<Direction> {
+    match text {
+        "host-to-provider" => Some(Direction::HostToProvider),
+        "provider-to-host" => Some(Direction::ProviderToHost),
+        _ => None,
+    }
+}
+
+/// The annotations of one schema: nothing here changes what is accepted.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Annotations {
+    /// `title`.
+    pub title: Option<String>,
+    /// `description`.
+    pub description: Option<String>,
+    /// `default`.
+    pub default: Option<Value>,
+    /// `deprecated`.
+    pub deprecated: bool,
+    /// `x-cgp-since`.
+    pub since: Option<String>,
+    /// `x-cgp-spec`.
+    pub spec: Option<String>,
+    /// `x-cgp-emit`.
+    pub emit: Option<Emit>,
+    /// `x-cgp-direction`.
+    pub direction: Option<Direction>,
+    /// `x-cgp-tag`.
+    pub tag: Option<String>,
+    /// `x-cgp-vocabulary`.
+    pub vocabulary: Option<String>,
+}
+
+/// Keywords that annotate and never assert: a validator accepts the same values
+/// with or without them.
+pub const ANNOTATION_KEYWORDS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$anchor",
+    "$comment",
+    "$defs",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "format",
+    "contentEncoding",
+    "contentMediaType",
+    "discriminator",
+];
+
+impl Annotations {
+    /// The annotations of `schema`.
+    pub fn of(schema: &Map<String, Value>) -> Self {
+        let text = |key: &str| schema.get(key).and_then(Value::as_str).map(str::to_owned);
+        Annotations {
+            title: text("title"),
+            description: text("description"),
+            default: schema.get("default").cloned(),
+            deprecated: schema.get("deprecated") == Some(&Value::Bool(true)),
+            since: text("x-cgp-since"),
+            spec: text("x-cgp-spec"),
+            emit: text("x-cgp-emit").as_deref().and_then(Emit::parse),
+            direction: text("x-cgp-direction").as_deref().and_then(parse_direction),
+            tag: text("x-cgp-tag"),
+            vocabulary: text("x-cgp-vocabulary"),
+        }
+    }
+}
+
+/// Reads schemas of one document into shapes.
+pub(super) struct Reader<'d> {
+    pub(super) root: &'d Value,
+    pub(super) reading: Reading,
+    pub(super) locate: &'d dyn Fn(&str) -> Place,
+}
+
+/// The `$defs` name a local reference `#/$defs/<Name>` names.
+pub fn definition_name(reference: &str) -> Option<String> {
+    let rest = reference.strip_prefix("#/$defs/")?;
+    match json_text::pointer_tokens(&format!("/{rest}")).as_slice() {
+        [name] => Some(name.clone()),
+        _ => None,
+    }
+}
+
+fn is_null_schema(schema: &Value) -> bool {
+    schema.get("type") == Some(&Value::from("null"))
+}
+
+fn as_u64(value: Option<&Value>) -> Option<u64> {
+    value.and_then(Value::as_u64)
+}
+
+/// The range a Rust integer type decodes, named by its schemars `format`.
+fn format_range(format: &str) -> Option<(i128, i128)> {
+    Some(match format {
+        "uint8" => (0, u8::MAX.into()),
+        "uint16" => (0, u16::MAX.into()),
+        "uint32" => (0, u32::MAX.into()),
+        "uint64" => (0, u64::MAX.into()),
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        "int64" => (i64::MIN.into(), i64::MAX.into()),
+        _ => return None,
+    })
+}
+
+/// A JSON number as an exact integer when it is one, else as `f64`.
+fn integer_value(value: &Value) -> Option<Result<i128, f64>> {
+    value
+        .as_i64()
+        .map(|v| Ok(v.into()))
+        .or_else(|| value.as_u64().map(|v| Ok(v.into())))
+        .or_else(|| value.as_f64().map(Err))
+}
+
+impl Reader<'_> {
+    /// The shape of the schema at `pointer`.
+    pub(super) fn shape(&self, schema: &Value, pointer: &str) -> Shape {
+        match schema {
+            Value::Bool(true) => return Shape::Any,
+            Value::Bool(false) => return Shape::Unsupported("`false` schema".into()),
+            Value::Object(_) => {}
+            _ => return Shape::Unsupported("a schema that is not an object".into()),
+        }
+        let Some(map) = schema.as_object() else {
+            return Shape::Any;
+        };
+        let mut used: Vec<&str> = Vec::new();
+        let shape = self.shape_of(map, pointer, &mut used);
+        let unread: Vec<&str> = map
+            .keys()
+            .map(String::as_str)
+            .filter(|key| {
+                !used.contains(key)
+                    && !ANNOTATION_KEYWORDS.contains(key)
+                    && !key.starts_with("x-cgp-")
+            })
+            .collect();
+        match (shape, unread.as_slice()) {
+            (Shape::Unsupported(why), _) => Shape::Unsupported(why),
+            (shape, []) => shape,
+            (_, keys) => Shape::Unsupported(format!(
+                "keyword{} {} in this position",
+                if keys.len() == 1 { "" } else { "s" },
+                keys.iter()
+                    .map(|key| format!("`{key}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    }
+
+    fn shape_of<'m>(
+        &self,
+        map: &'m Map<String, Value>,
+        pointer: &str,
+        used: &mut Vec<&'m str>,
+    ) -> Shape {
+        if let Some(reference) = take(map, used, "$ref") {
+            let Some(name) = reference.as_str().and_then(definition_name) else {
+                return Shape::Unsupported(format!("`$ref` {reference} is not `#/$defs/<Name>`"));
+            };
+            return self.excluding(Shape::Named(name), map, used);
+        }
+        for keyword in ["oneOf", "anyOf"] {
+            if let Some(branches) = map.get(keyword) {
+                used.push(keyword);
+                used.push("type");
+                let Some(branches) = branches.as_array() else {
+                    return Shape::Unsupported(format!("`{keyword}` that is not an array"));
+                };
+                let shape = self.alternatives(map, branches, &format!("{pointer}/{keyword}"), used);
+                return self.excluding(shape, map, used);
+            }
+        }
+        let (types, nullable) = crate::keywords::declared_types(map);
+        used.push("type");
+        let shape = if let Some(constant) = take(map, used, "const") {
+            Shape::Const(constant.clone())
+        } else if let Some(values) = take(map, used, "enum") {
+            match values.as_array().map(Vec::as_slice) {
+                Some([one]) => Shape::Const(one.clone()),
+                Some(values) => Shape::Enum(
+                    values
+                        .iter()
+                        .filter(|value| {
+                            types.is_empty() || types.iter().any(|t| has_type(value, t))
+                        })
+                        .cloned()
+                        .collect(),
+                ),
+                None => Shape::Unsupported("`enum` that is not an array".into()),
+            }
+        } else {
+            match types.as_slice() {
+                [] if nullable => return Shape::Null,
+                [] => Shape::Any,
+                [kind] => self.typed(kind, map, pointer, used),
+                _ => Shape::Unsupported(format!(
+                    "`type` naming several JSON types ({})",
+                    types.join(", ")
+                )),
+            }
+        };
+        let shape = self.excluding(shape, map, used);
+        if nullable {
+            Shape::Nullable(Box::new(shape))
+        } else {
+            shape
+        }
+    }
+
+    /// Applies a sibling `not: {const}` / `not: {enum}`.
+    fn excluding<'m>(
+        &self,
+        shape: Shape,
+        map: &'m Map<String, Value>,
+        used: &mut Vec<&'m str>,
+    ) -> Shape {
+        let Some(not) = map.get("not") else {
+            return shape;
+        };
+        used.push("not");
+        let values = match (not.get("const"), not.get("enum").and_then(Value::as_array)) {
+            (Some(value), None) if not.as_object().is_some_and(|m| m.len() == 1) => {
+                vec![value.clone()]
+            }
+            (None, Some(values)) if not.as_object().is_some_and(|m| m.len() == 1) => values.clone(),
+            _ => {
+                return Shape::Unsupported(
+                    "`not` other than `{\"const\": …}` or `{\"enum\": […]}`".into(),
+                );
+            }
+        };
+        Shape::Excluding(Box::new(shape), values)
+    }
+
+    fn typed<'m>(
+        &self,
+        kind: &str,
+        map: &'m Map<String, Value>,
+        pointer: &str,
+        used: &mut Vec<&'m str>,
+    ) -> Shape {
+        match kind {
+            "null" => Shape::Null,
+            "boolean" => Shape::Boolean,
+            "integer" => {
+                let format = map.get("format").and_then(Value::as_str).map(str::to_owned);
+                let mut shape = IntegerShape {
+                    multiple_of: take(map, used, "multipleOf").map(Value::to_string),
+                    format: format.clone(),
+                    ..IntegerShape::default()
+                };
+                let low = |value: Result<i128, f64>, exclusive: bool| match value {
+                    Ok(v) => v + i128::from(exclusive),
+                    Err(f) if exclusive => f.floor() as i128 + 1,
+                    Err(f) => f.ceil() as i128,
+                };
+                let high = |value: Result<i128, f64>, exclusive: bool| match value {
+                    Ok(v) => v - i128::from(exclusive),
+                    Err(f) if exclusive => f.ceil() as i128 - 1,
+                    Err(f) => f.floor() as i128,
+                };
+                for (key, exclusive) in [("minimum", false), ("exclusiveMinimum", true)] {
+                    if let Some(value) = take(map, used, key).and_then(integer_value) {
+                        let bound = low(value, exclusive);
+                        shape.minimum = Some(shape.minimum.map_or(bound, |b| b.max(bound)));
+                    }
+                }
+                for (key, exclusive) in [("maximum", false), ("exclusiveMaximum", true)] {
+                    if let Some(value) = take(map, used, key).and_then(integer_value) {
+                        let bound = high(value, exclusive);
+                        shape.maximum = Some(shape.maximum.map_or(bound, |b| b.min(bound)));
+                    }
+                }
+                if self.reading == Reading::RustDecoder {
+                    if let Some((low, high)) = format.as_deref().and_then(format_range) {
+                        shape.minimum = Some(shape.minimum.map_or(low, |b| b.max(low)));
+                        shape.maximum = Some(shape.maximum.map_or(high, |b| b.min(high)));
+                    }
+                }
+                Shape::Integer(shape)
+            }
+            "number" => {
+                let mut shape = NumberShape {
+                    multiple_of: take(map, used, "multipleOf").map(Value::to_string),
+                    format: map.get("format").and_then(Value::as_str).map(str::to_owned),
+                    ..NumberShape::default()
+                };
+                let limit = |key: &str, exclusive: bool| {
+                    map.get(key)
+                        .and_then(Value::as_f64)
+                        .map(|value| Limit { value, exclusive })
+                };
+                let tighter_low = |a: Option<Limit>, b: Option<Limit>| match (a, b) {
+                    (Some(a), Some(b)) => Some(if b.value >= a.value { b } else { a }),
+                    (a, b) => a.or(b),
+                };
+                let tighter_high = |a: Option<Limit>, b: Option<Limit>| match (a, b) {
+                    (Some(a), Some(b)) => Some(if b.value <= a.value { b } else { a }),
+                    (a, b) => a.or(b),
+                };
+                for key in ["minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"] {
+                    take(map, used, key);
+                }
+                shape.minimum =
+                    tighter_low(limit("minimum", false), limit("exclusiveMinimum", true));
+                shape.maximum =
+                    tighter_high(limit("maximum", false), limit("exclusiveMaximum", true));
+                Shape::Number(shape)
+            }
+            "string" => Shape::String(StringShape {
+                min_length: as_u64(take(map, used, "minLength")),
+                max_length: as_u64(take(map, used, "maxLength")),
+                pattern: take(map, used, "pattern")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+                format: map.get("format").and_then(Value::as_str).map(str::to_owned),
+            }),
+            "array" => Shape::Array(ArrayShape {
+                items: Box::new(match take(map, used, "items") {
+                    Some(items) => self.shape(items, &format!("{pointer}/items")),
+                    None => Shape::Any,
+                }),
+                min_items: as_u64(take(map, used, "minItems")),
+                max_items: as_u64(take(map, used, "maxItems")),
+                unique_items: take(map, used, "uniqueItems") == Some(&Value::Bool(true)),
+            }),
+            "object" => {
+                for key in ["properties", "required", "additionalProperties"] {
+                    take(map, used, key);
+                }
+                match self.object(map, pointer) {
+                    Ok(object) => Shape::Object(object),
+                    Err(why) => Shape::Unsupported(why),
+                }
+            }
+            other => Shape::Unsupported(format!("unknown JSON type `{other}`")),
+        }
+    }
+
+    /// The members of an object schema.
+    pub(super) fn object(
+        &self,
+        map: &Map<String, Value>,
+        pointer: &str,
+    ) -> Result<ObjectShape, String> {
+        let required: Vec<&str> = map
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|names| names.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let unknown_members = match map.get("additionalProperties") {
+            None | Some(Value::Bool(true)) => UnknownMembers::Allowed,
+            Some(Value::Bool(false)) => UnknownMembers::Rejected,
+            Some(_) => return Err("`additionalProperties` with a schema".into()),
+        };
+        let mut members = Vec::new();
+        for (name, schema) in map
+            .get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            let at = format!("{pointer}/properties/{}", json_text::escape_token(name));
+            members.push(Member {
+                name: name.clone(),
+                required: required.contains(&name.as_str()),
+                shape: self.shape(schema, &at),
+                annotations: schema.as_object().map(Annotations::of).unwrap_or_default(),
+                at: (self.locate)(&at),
+            });
+        }
+        for name in &required {
+            if !members.iter().any(|member| member.name == *name) {
+                return Err(format!(
+                    "`required` names `{name}`, which `properties` does not define"
+                ));
+            }
+        }
+        Ok(ObjectShape {
+            members,
+            unknown_members,
+        })
+    }
+
+    /// `oneOf`/`anyOf`: a nullable value, an open vocabulary or a tagged union.
+    fn alternatives<'m>(
+        &self,
+        map: &'m Map<String, Value>,
+        branches: &[Value],
+        pointer: &str,
+        used: &mut Vec<&'m str>,
+    ) -> Shape {
+        let (nulls, rest): (Vec<Indexed<'_>>, Vec<Indexed<'_>>) = branches
+            .iter()
+            .enumerate()
+            .partition(|(_, branch)| is_null_schema(branch));
+        if let ([_], [(index, only)]) = (nulls.as_slice(), rest.as_slice()) {
+            return Shape::Nullable(Box::new(self.shape(only, &format!("{pointer}/{index}"))));
+        }
+        if !nulls.is_empty() {
+            return Shape::Unsupported("a `null` branch beside several others".into());
+        }
+        if let Some(vocabulary) = self.open_vocabulary(branches) {
+            return Shape::OpenVocabulary(vocabulary);
+        }
+        used.extend(["properties", "required", "additionalProperties"]);
+        match self.tagged_union(map, branches, pointer) {
+            Ok(union) => Shape::TaggedUnion(union),
+            Err(why) => Shape::Unsupported(why),
+        }
+    }
+
+    /// `[{enum: known}, {type: string, not: {enum: known}}]`, the known half inline
+    /// or behind a `$ref`.
+    fn open_vocabulary(&self, branches: &[Value]) -> Option<Vocabulary> {
+        let [known, other] = branches else {
+            return None;
+        };
+        let known_type = known
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(definition_name);
+        let known_schema = match &known_type {
+            Some(name) => self.root.get("$defs")?.get(name)?,
+            None => known,
+        };
+        let values = known_schema.get("enum")?;
+        if other.pointer("/not/enum")? != values || other.get("type")? != "string" {
+            return None;
+        }
+        Some(Vocabulary {
+            known: values
+                .as_array()?
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+            known_type,
+        })
+    }
+
+    fn tagged_union(
+        &self,
+        map: &Map<String, Value>,
+        branches: &[Value],
+        pointer: &str,
+    ) -> Result<TaggedUnion, String> {
+        let outer = pointer.rsplit_once('/').map_or("", |(outer, _)| outer);
+        let shared = self.object(map, outer)?;
+        let mut read = Vec::new();
+        for (index, branch) in branches.iter().enumerate() {
+            let at = format!("{pointer}/{index}");
+            let Some(branch_map) = branch.as_object() else {
+                return Err(format!("branch {index} is not an object schema"));
+            };
+            let Shape::Object(object) = self.shape(branch, &at) else {
+                return Err(format!(
+                    "branch {index} is not an inline object schema, so the union has no tag"
+                ));
+            };
+            read.push((Annotations::of(branch_map), at, object));
+        }
+        let declared = map.get("x-cgp-tag").and_then(Value::as_str);
+        let tag = read
+            .first()
+            .and_then(|(_, _, object)| {
+                object.members.iter().find(|member| {
+                    declared.is_none_or(|tag| tag == member.name)
+                        && matches!(&member.shape, Shape::Const(Value::String(_)))
+                })
+            })
+            .map(|member| member.name.clone())
+            .ok_or("no member has a string `const` in the first branch, so the union has no tag")?;
+        let mut union = TaggedUnion {
+            tag,
+            shared,
+            branches: Vec::new(),
+        };
+        for (annotations, at, object) in read {
+            let value = match object.member(&union.tag).map(|member| &member.shape) {
+                Some(Shape::Const(Value::String(value))) => value.clone(),
+                _ => {
+                    return Err(format!(
+                        "branch at {at} has no string `const` for the tag `{}`",
+                        union.tag
+                    ));
+                }
+            };
+            if union.branch(&value).is_some() {
+                return Err(format!("two branches are tagged \"{value}\""));
+            }
+            union.branches.push(Branch {
+                tag: value,
+                object,
+                annotations,
+                at: (self.locate)(&at),
+            });
+        }
+        Ok(union)
+    }
+}
+
+/// A branch and its index.
+type Indexed<'v> = (usize, &'v Value);
+
+/// `map[key]`, noting that `key` was read.
+fn take<'m>(
+    map: &'m Map<String, Value>,
+    used: &mut Vec<&'m str>,
+    key: &'static str,
+) -> Option<&'m Value> {
+    used.push(key);
+    map.get(key)
+}
+
+fn has_type(value: &Value, kind: &str) -> bool {
+    match kind {
+        "string" => value.is_string(),
+        "integer" => {
+            value.is_i64() || value.is_u64() || value.as_f64().is_some_and(|f| f.fract() == 0.0)
+        }
+        "number" => value.is_number(),
+        "boolean" => value.is_boolean(),
+        "null" => value.is_null(),
+        "array" => value.is_array(),
+        "object" => value.is_object(),
+        _ => false,
+    }
+}

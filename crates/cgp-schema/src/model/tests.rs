@@ -1,0 +1,164 @@
+use super::*;
+use serde_json::json;
+
+fn shape_of(schema: Value, reading: Reading) -> Shape {
+    let document = json!({"$defs": {"Known": {"type": "string", "enum": ["a", "b"]}}, "oneOf": []});
+    let place = |pointer: &str| Place {
+        pointer: pointer.to_owned(),
+        location: None,
+    };
+    let reader = shape::Reader {
+        root: &document,
+        reading,
+        locate: &place,
+    };
+    reader.shape(&schema, "")
+}
+
+fn validator(schema: Value) -> Shape {
+    shape_of(schema, Reading::Validator)
+}
+
+#[test]
+fn format_is_an_annotation_to_a_validator_and_a_range_to_the_rust_decoder() {
+    let schema = json!({"type": "integer", "format": "uint32", "minimum": 0});
+    let Shape::Integer(read) = validator(schema.clone()) else {
+        panic!("integer")
+    };
+    assert_eq!((read.minimum, read.maximum), (Some(0), None));
+    let Shape::Integer(decoded) = shape_of(schema, Reading::RustDecoder) else {
+        panic!("integer")
+    };
+    assert_eq!(
+        (decoded.minimum, decoded.maximum),
+        (Some(0), Some(4_294_967_295))
+    );
+}
+
+#[test]
+fn integer_bounds_are_inclusive_whatever_the_spelling() {
+    let Shape::Integer(range) = validator(json!({
+        "type": "integer", "exclusiveMinimum": 0, "maximum": 10.5, "exclusiveMaximum": 10
+    })) else {
+        panic!("integer")
+    };
+    assert_eq!((range.minimum, range.maximum), (Some(1), Some(9)));
+}
+
+#[test]
+fn nullable_spellings_read_alike() {
+    let by_type = validator(json!({"type": ["string", "null"]}));
+    let by_any_of = validator(json!({"anyOf": [{"type": "string"}, {"type": "null"}]}));
+    assert_eq!(by_type, by_any_of);
+    assert_eq!(
+        by_type,
+        Shape::Nullable(Box::new(Shape::String(StringShape::default())))
+    );
+}
+
+#[test]
+fn an_open_vocabulary_keeps_its_known_values_inline_or_behind_a_ref() {
+    let behind_ref = validator(json!({"oneOf": [
+        {"$ref": "#/$defs/Known"},
+        {"type": "string", "not": {"enum": ["a", "b"]}}
+    ]}));
+    assert_eq!(
+        behind_ref,
+        Shape::OpenVocabulary(Vocabulary {
+            known: vec!["a".into(), "b".into()],
+            known_type: Some("Known".into())
+        })
+    );
+    let Shape::OpenVocabulary(inline) = validator(json!({"type": "string", "oneOf": [
+        {"type": "string", "enum": ["a", "b"]},
+        {"type": "string", "not": {"enum": ["a", "b"]}}
+    ]})) else {
+        panic!("vocabulary")
+    };
+    assert_eq!(inline.known, ["a", "b"]);
+    assert_eq!(inline.known_type, None);
+}
+
+#[test]
+fn a_tagged_union_flattens_shared_members_into_each_branch() {
+    let Shape::TaggedUnion(union) = validator(json!({
+        "type": "object",
+        "properties": {"frame": {"type": "string"}},
+        "required": ["frame"],
+        "oneOf": [
+            {"type": "object", "properties": {"status": {"const": "valid"}}, "required": ["status"]},
+            {"type": "object", "properties": {"status": {"const": "stale"}, "digest": {"type": "string"}}, "required": ["status"]}
+        ]
+    })) else {
+        panic!("union")
+    };
+    assert_eq!(union.tag, "status");
+    let stale = union.branch("stale").expect("stale");
+    let names: Vec<&str> = union
+        .members_of(stale)
+        .iter()
+        .map(|m| m.name.as_str())
+        .collect();
+    assert_eq!(names, ["frame", "digest"]);
+}
+
+#[test]
+fn every_assertion_is_read_or_refused() {
+    assert!(matches!(
+        validator(json!({"type": "string", "minLength": 1, "pattern": "^a"})),
+        Shape::String(StringShape {
+            min_length: Some(1),
+            pattern: Some(_),
+            ..
+        })
+    ));
+    for refused in [
+        json!({"type": "object", "patternProperties": {"^x": {}}}),
+        json!({"type": "array", "prefixItems": [{}]}),
+        json!({"allOf": [{"type": "string"}]}),
+        json!({"type": ["string", "integer"]}),
+        json!({"$ref": "other.json"}),
+        json!({"type": "object", "required": ["ghost"]}),
+    ] {
+        assert!(
+            matches!(validator(refused.clone()), Shape::Unsupported(_)),
+            "{refused} was read as {:?}",
+            validator(refused.clone())
+        );
+    }
+}
+
+#[test]
+fn strict_exclusions_and_array_bounds_are_read() {
+    assert_eq!(
+        validator(json!({"$ref": "#/$defs/Known", "not": {"const": "a"}, "default": "a"})),
+        Shape::Excluding(Box::new(Shape::Named("Known".into())), vec![json!("a")])
+    );
+    let Shape::Array(array) =
+        validator(json!({"type": "array", "items": {"type": "boolean"}, "minItems": 1}))
+    else {
+        panic!("array")
+    };
+    assert_eq!((array.min_items, *array.items), (Some(1), Shape::Boolean));
+}
+
+#[test]
+fn the_published_bundles_read_without_gaps() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schema");
+    let set = SchemaSet::load(&root, "schema").expect("schema loads");
+    for profile in Profile::ALL {
+        let bundle = crate::bundle::bundle(&set, profile).expect("bundles");
+        let protocol = Protocol::of_bundle(&set, &bundle);
+        assert_eq!(protocol.unsupported(), Vec::new(), "{profile}");
+        assert_eq!(protocol.variants.len(), set.variants.len());
+        assert_eq!(protocol.profile, Some(profile));
+        let frame = protocol.named("ContextFrame").expect("ContextFrame");
+        let Shape::Object(object) = &frame.shape else {
+            panic!("object")
+        };
+        let token_cost = object.member("token_cost").expect("token_cost");
+        let location = token_cost.at.location.as_ref().expect("located");
+        assert_eq!(location.file, "schema/types/context-frame.schema.json");
+        assert!(location.line > 1);
+    }
+}
