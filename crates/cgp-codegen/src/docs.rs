@@ -1,15 +1,15 @@
 //! Human docs under `generated/docs/`, rendered with minijinja.
 //!
-//! The pages are built from the interop bundle (the published contract) and the
+//! The pages are built from the protocol model of the interop bundle (the
+//! published contract) and the
 //! validated SPEC.md corpus: an index, one page per variant and one per type,
 //! each with its direction, a member table, links between types, whether a
 //! vocabulary is open, and the corpus examples for it. The templates live in
 //! `templates/` beside this module.
 
-use cgp_schema::Bundle;
 use cgp_schema::corpus::Example;
 use cgp_schema::diagnostic::Diagnostic;
-use cgp_schema::graph::TypeGraph;
+use cgp_schema::model::{Emit, Member as ModelMember, Protocol, Shape, TaggedUnion};
 use minijinja::Environment;
 use minijinja::value::Serde;
 use serde::Serialize;
@@ -88,19 +88,18 @@ struct Page {
     examples: Vec<ExampleView>,
 }
 
-/// Renders every docs page. Returns `(path relative to the repository root,
-/// contents)` pairs, sorted by path.
+/// Renders every docs page from the protocol model of the interop bundle.
+/// Returns `(path relative to the repository root, contents)` pairs, sorted by
+/// path.
 pub fn render(
     templates: Templates<'_>,
-    bundle: &Bundle,
+    protocol: &Protocol,
     protocol_version: &str,
     examples: &[Example],
     spec_file: &str,
 ) -> Result<Vec<(String, String)>, Diagnostic> {
-    let document = &bundle.document;
-    let graph = TypeGraph::of(document);
-    let directions = graph.directions();
-    let used_by = graph.used_by();
+    let directions = protocol.directions();
+    let used_by = protocol.used_by();
     let mut pages = Vec::new();
 
     let tag_of = |example: &Example| -> Option<String> {
@@ -121,83 +120,54 @@ pub fn render(
             .collect()
     };
 
-    for branch in document
-        .get("oneOf")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let Some(tag) = branch
-            .pointer("/properties/type/const")
-            .and_then(Value::as_str)
-        else {
-            continue;
-        };
-        let name = text(branch, "title");
+    for variant in &protocol.variants {
+        let notes = &variant.annotations;
         pages.push(Page {
-            path: format!("variants/{tag}.md"),
+            path: format!("variants/{}.md", variant.tag),
             up: "../".into(),
             kind: "variant".into(),
-            tag: Some(tag.to_owned()),
-            description: text(branch, "description"),
-            since: text(branch, "x-cgp-since"),
-            spec: branch
-                .get("x-cgp-spec")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
-            directions: branch
-                .get("x-cgp-direction")
-                .and_then(Value::as_str)
-                .map(str::to_owned)
+            tag: Some(variant.tag.clone()),
+            description: notes.description.clone().unwrap_or_default(),
+            since: notes.since.clone().unwrap_or_default(),
+            spec: notes.spec.clone(),
+            directions: notes
+                .direction
+                .map(|direction| direction.as_str().to_owned())
                 .into_iter()
                 .collect(),
-            members: members(branch, "../types/"),
+            members: members(&variant.object.members, "../types/"),
             union_tag: None,
             branches: Vec::new(),
             vocabulary: None,
             values: Vec::new(),
             used_by: Vec::new(),
             examples: example_views(&|example| {
-                example.target == "Envelope" && tag_of(example).as_deref() == Some(tag)
+                example.target == "Envelope" && tag_of(example).as_deref() == Some(&variant.tag)
             }),
-            name,
+            name: notes.title.clone().unwrap_or_default(),
         });
     }
-    for (name, schema) in document
-        .get("$defs")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-    {
-        let vocabulary = schema
-            .get("x-cgp-vocabulary")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        let values = match vocabulary.as_deref() {
-            Some("open") => {
-                cgp_schema::source::open_vocabulary_values(schema, document).unwrap_or_default()
-            }
-            _ => schema
-                .get("enum")
-                .and_then(Value::as_array)
-                .map(|values| {
-                    values
-                        .iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_owned)
-                        .collect()
-                })
-                .unwrap_or_default(),
+    for (name, named) in &protocol.types {
+        let notes = &named.annotations;
+        let values = match &named.shape {
+            Shape::OpenVocabulary(vocabulary) => vocabulary.known.clone(),
+            Shape::Enum(values) => values
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+            _ => Vec::new(),
         };
-        let union_tag = schema
-            .get("x-cgp-tag")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        let kind = if vocabulary.is_some() {
+        let (own_members, branches): (&[ModelMember], Vec<Branch>) = match &named.shape {
+            Shape::Object(object) => (&object.members, Vec::new()),
+            Shape::TaggedUnion(union) => (&union.shared.members, union_branches(union)),
+            _ => (&[], Vec::new()),
+        };
+        let kind = if notes.vocabulary.is_some() {
             "vocabulary"
-        } else if union_tag.is_some() {
+        } else if notes.tag.is_some() {
             "tagged union"
-        } else if schema.get("properties").is_some() {
+        } else if matches!(named.shape, Shape::Object(_)) {
             "object"
         } else {
             "value"
@@ -208,20 +178,21 @@ pub fn render(
             up: "../".into(),
             kind: kind.into(),
             tag: None,
-            description: text(schema, "description"),
-            since: text(schema, "x-cgp-since"),
-            spec: schema
-                .get("x-cgp-spec")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
+            description: notes.description.clone().unwrap_or_default(),
+            since: notes.since.clone().unwrap_or_default(),
+            spec: notes.spec.clone(),
             directions: directions
                 .get(name)
                 .map(|set| set.iter().map(|d| d.as_str().to_owned()).collect())
                 .unwrap_or_default(),
-            members: members(schema, ""),
-            union_tag: union_tag.clone(),
-            branches: union_branches(schema, union_tag.as_deref()),
-            vocabulary,
+            members: members(own_members, ""),
+            union_tag: notes.tag.clone(),
+            branches: if notes.tag.is_some() {
+                branches
+            } else {
+                Vec::new()
+            },
+            vocabulary: notes.vocabulary.clone(),
             values,
             used_by: used_by
                 .get(name)
@@ -277,8 +248,8 @@ pub fn render(
         .and_then(|template| {
             template.render(Serde(&serde_json::json!({
                 "version": protocol_version,
-                "title": text(document, "title"),
-                "description": text(document, "description"),
+                "title": protocol.annotations.title.clone().unwrap_or_default(),
+                "description": protocol.annotations.description.clone().unwrap_or_default(),
                 "variants": pages.iter().filter(|p| p.kind == "variant").collect::<Vec<_>>(),
                 "types": pages.iter().filter(|p| p.kind != "variant").collect::<Vec<_>>(),
                 "spec_file": spec_file,
@@ -292,121 +263,68 @@ pub fn render(
     Ok(files)
 }
 
-fn text(value: &Value, key: &str) -> String {
-    value
-        .get(key)
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_owned()
-}
-
-/// The branches of a `oneOf` tagged by `tag`, each with its members.
-fn union_branches(schema: &Value, tag: Option<&str>) -> Vec<Branch> {
-    let Some(tag) = tag else { return Vec::new() };
-    schema
-        .get("oneOf")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
+/// The branches of a tagged union, each with its own members.
+fn union_branches(union: &TaggedUnion) -> Vec<Branch> {
+    union
+        .branches
+        .iter()
         .map(|branch| Branch {
-            title: text(branch, "title"),
-            tag_value: branch
-                .pointer(&format!("/properties/{tag}/const"))
-                .map(Value::to_string)
-                .unwrap_or_default(),
-            description: text(branch, "description"),
-            since: text(branch, "x-cgp-since"),
-            members: members(branch, ""),
+            title: branch.annotations.title.clone().unwrap_or_default(),
+            tag_value: Value::String(branch.tag.clone()).to_string(),
+            description: branch.annotations.description.clone().unwrap_or_default(),
+            since: branch.annotations.since.clone().unwrap_or_default(),
+            members: members(&branch.object.members, ""),
         })
         .collect()
 }
 
-fn members(schema: &Value, types_prefix: &str) -> Vec<Member> {
-    let required: Vec<&str> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|names| names.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    let mut out = Vec::new();
-    for (name, member) in schema
-        .get("properties")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-    {
-        let is_required = required.contains(&name.as_str());
-        let (json_type, nullable) = json_type(member, types_prefix);
-        let emitted = match (
-            is_required,
-            member.get("x-cgp-emit").and_then(Value::as_str),
-        ) {
-            (true, _) | (false, Some("always")) => "always",
-            (false, Some("omit-if-absent")) => "when present",
-            (false, Some("omit-if-empty")) => "when non-empty",
-            (false, Some("omit-if-default")) => "when not the default",
-            (false, _) => "",
-        };
-        out.push(Member {
-            name: name.clone(),
-            json_type,
-            required: is_required,
-            nullable,
-            default: member.get("default").map(Value::to_string),
-            emitted: emitted.into(),
-            since: text(member, "x-cgp-since"),
-            description: text(member, "description"),
-        });
-    }
-    out
+fn members(members: &[ModelMember], types_prefix: &str) -> Vec<Member> {
+    members
+        .iter()
+        .map(|member| {
+            let notes = &member.annotations;
+            let emitted = match (member.required, notes.emit) {
+                (true, _) | (false, Some(Emit::Always)) => "always",
+                (false, Some(Emit::OmitIfAbsent)) => "when present",
+                (false, Some(Emit::OmitIfEmpty)) => "when non-empty",
+                (false, Some(Emit::OmitIfDefault)) => "when not the default",
+                (false, None) => "",
+            };
+            let (shape, nullable) = member.shape.without_null();
+            Member {
+                name: member.name.clone(),
+                json_type: json_type(shape, types_prefix),
+                required: member.required,
+                nullable,
+                default: notes.default.as_ref().map(Value::to_string),
+                emitted: emitted.into(),
+                since: notes.since.clone().unwrap_or_default(),
+                description: notes.description.clone().unwrap_or_default(),
+            }
+        })
+        .collect()
 }
 
-/// A readable JSON type for a member schema, with links to named types, and
-/// whether `null` is accepted.
-fn json_type(schema: &Value, types_prefix: &str) -> (String, bool) {
-    if let Some(branches) = schema.get("anyOf").and_then(Value::as_array) {
-        let nullable = branches
-            .iter()
-            .any(|branch| branch.get("type") == Some(&Value::from("null")));
-        let shown: Vec<String> = branches
-            .iter()
-            .filter(|branch| branch.get("type") != Some(&Value::from("null")))
-            .map(|branch| json_type(branch, types_prefix).0)
-            .collect();
-        return (shown.join(" or "), nullable);
+/// A readable JSON type for a value shape, with links to named types.
+fn json_type(shape: &Shape, types_prefix: &str) -> String {
+    let sized = |kind: &str, format: &Option<String>| match format.as_deref() {
+        Some("uint32") => format!("{kind} (u32)"),
+        Some("uint64") => format!("{kind} (u64)"),
+        Some("float") => format!("{kind} (f32)"),
+        _ => kind.to_owned(),
+    };
+    match shape {
+        Shape::Named(name) => format!("[{name}]({types_prefix}{name}.md)"),
+        Shape::Const(value) => format!("`{value}`"),
+        Shape::Array(array) => format!("array of {}", json_type(&array.items, types_prefix)),
+        Shape::Integer(integer) => sized("integer", &integer.format),
+        Shape::Number(number) => sized("number", &number.format),
+        Shape::String(_) => "string".into(),
+        Shape::Boolean => "boolean".into(),
+        Shape::Object(_) | Shape::TaggedUnion(_) => "object".into(),
+        Shape::Enum(values) if values.iter().all(Value::is_string) => "string".into(),
+        Shape::OpenVocabulary(_) => "string".into(),
+        Shape::Nullable(inner) | Shape::Excluding(inner, _) => json_type(inner, types_prefix),
+        Shape::Any | Shape::Null | Shape::Enum(_) | Shape::Unsupported(_) => "any".into(),
     }
-    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
-        let name = reference.rsplit('/').next().unwrap_or(reference);
-        return (format!("[{name}]({types_prefix}{name}.md)"), false);
-    }
-    if let Some(constant) = schema.get("const") {
-        return (format!("`{constant}`"), false);
-    }
-    let (mut kinds, nullable) = schema
-        .as_object()
-        .map(cgp_schema::keywords::declared_types)
-        .unwrap_or_default();
-    if kinds.is_empty() {
-        kinds.push("any".to_owned());
-    }
-    let shown = kinds
-        .iter()
-        .map(|kind| match kind.as_str() {
-            "array" => {
-                let items = schema
-                    .get("items")
-                    .map(|items| json_type(items, types_prefix).0)
-                    .unwrap_or_else(|| "any".into());
-                format!("array of {items}")
-            }
-            "integer" | "number" => match schema.get("format").and_then(Value::as_str) {
-                Some("uint32") => format!("{kind} (u32)"),
-                Some("uint64") => format!("{kind} (u64)"),
-                Some("float") => format!("{kind} (f32)"),
-                _ => kind.clone(),
-            },
-            _ => kind.clone(),
-        })
-        .collect::<Vec<_>>()
-        .join(" or ");
-    (shown, nullable)
 }

@@ -147,7 +147,7 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
     );
     let pages = docs::render(
         docs::Templates::BUILT_IN,
-        interop,
+        &cgp_schema::model::Protocol::of_bundle(&set, interop),
         &version,
         &examples,
         SPEC_FILE,

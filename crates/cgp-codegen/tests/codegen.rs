@@ -297,7 +297,7 @@ fn a_broken_template_is_named() {
     };
     let error = cgp_codegen::docs::render(
         broken,
-        &generation.bundles[0],
+        &cgp_schema::model::Protocol::of_bundle(&generation.set, &generation.bundles[0]),
         "contextgraph/1.0",
         &generation.examples,
         "SPEC.md",

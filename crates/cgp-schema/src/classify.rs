@@ -41,8 +41,8 @@
 
 use crate::bundle::{self, Origins, Profile};
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::graph::{self, TypeGraph};
 use crate::json_text::{self, Document};
+use crate::model::{self, Protocol, Reading, Shape};
 use crate::source::{self, SchemaSet};
 use crate::version::ProtocolVersion;
 use cgp_types::Direction;
@@ -475,7 +475,8 @@ impl Side {
         Ok(Side {
             display: set.display_root.clone(),
             version: set.version.clone(),
-            directions: TypeGraph::of(&bundle.document).directions(),
+            directions: Protocol::read(&bundle.document, Reading::Validator, &|_| None)
+                .directions(),
             document: bundle.document,
             positions: Positions::Source {
                 set,
@@ -560,7 +561,7 @@ impl Side {
         Ok(Side {
             display: file.to_owned(),
             version,
-            directions: TypeGraph::of(&document.value).directions(),
+            directions: Protocol::read(&document.value, Reading::Validator, &|_| None).directions(),
             document: document.value.clone(),
             positions: Positions::Bundle {
                 file: file.to_owned(),
@@ -814,16 +815,12 @@ impl Kind {
         }
         if schema.get("x-cgp-vocabulary").and_then(Value::as_str) == Some("open") {
             let value = Value::Object(schema.clone());
-            if let Ok(known) = source::open_vocabulary_values(&value, document) {
-                let listed = schema
-                    .get("oneOf")
-                    .and_then(|branches| branches.get(0))
-                    .and_then(|branch| branch.get("$ref"))
-                    .and_then(Value::as_str)
-                    .and_then(|reference| reference.strip_prefix('#'))
-                    .map(|pointer| format!("{pointer}/enum"))
+            if let Shape::OpenVocabulary(vocabulary) = model::shape_in(document, &value) {
+                let listed = vocabulary
+                    .known_type
+                    .map(|name| format!("/$defs/{}/enum", json_text::escape_token(&name)))
                     .unwrap_or_default();
-                return Kind::Vocabulary(known, listed);
+                return Kind::Vocabulary(vocabulary.known, listed);
             }
         }
         Kind::Plain
@@ -1635,7 +1632,7 @@ fn variants(root: &Map<String, Value>) -> BTreeMap<String, (usize, Option<Direct
         let direction = body
             .get("x-cgp-direction")
             .and_then(Value::as_str)
-            .and_then(graph::parse_direction);
+            .and_then(model::parse_direction);
         found
             .entry(tag.to_owned())
             .or_insert((index, direction, body));

@@ -35,7 +35,6 @@ pub mod classify;
 pub mod conformance;
 pub mod corpus;
 pub mod diagnostic;
-pub mod graph;
 pub mod json_text;
 pub mod keywords;
 pub mod model;

@@ -347,6 +347,35 @@ impl Protocol {
         directions
     }
 
+    /// For each named type, the types and variants (`tag (envelope)`) that refer
+    /// to it directly.
+    pub fn used_by(&self) -> BTreeMap<String, BTreeSet<String>> {
+        let mut used_by: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for named in self.types.values() {
+            let mut targets = Vec::new();
+            named.shape.references(&mut targets);
+            for target in targets {
+                used_by
+                    .entry(target)
+                    .or_default()
+                    .insert(named.name.clone());
+            }
+        }
+        for variant in &self.variants {
+            for member in &variant.object.members {
+                let mut targets = Vec::new();
+                member.shape.references(&mut targets);
+                for target in targets {
+                    used_by
+                        .entry(target)
+                        .or_default()
+                        .insert(format!("{} (envelope)", variant.tag));
+                }
+            }
+        }
+        used_by
+    }
+
     /// The names of the open vocabularies among the named types.
     pub fn open_vocabularies(&self) -> Vec<&NamedType> {
         self.types
@@ -354,6 +383,21 @@ impl Protocol {
             .filter(|named| matches!(named.shape, Shape::OpenVocabulary(_)))
             .collect()
     }
+}
+
+/// The shape of one schema inside a bundle-shaped `document`, as a validator
+/// reads it.
+pub fn shape_in(document: &Value, schema: &Value) -> Shape {
+    let place = |pointer: &str| Place {
+        pointer: pointer.to_owned(),
+        location: None,
+    };
+    shape::Reader {
+        root: document,
+        reading: Reading::Validator,
+        locate: &place,
+    }
+    .shape(schema, "")
 }
 
 /// Calls `visit` on every shape inside `shape`, with the place of the member that

@@ -162,3 +162,36 @@ fn the_published_bundles_read_without_gaps() {
         assert!(location.line > 1);
     }
 }
+
+#[test]
+fn shared_types_inherit_every_direction_that_reaches_them() {
+    let document = json!({
+        "oneOf": [
+            {"type": "object", "x-cgp-direction": "host-to-provider",
+             "properties": {"type": {"const": "q"}, "a": {"$ref": "#/$defs/A"}}},
+            {"type": "object", "x-cgp-direction": "provider-to-host",
+             "properties": {"type": {"const": "r"}, "b": {"$ref": "#/$defs/B"}}}
+        ],
+        "$defs": {
+            "A": {"type": "object", "properties": {"s": {"$ref": "#/$defs/Shared"}}},
+            "B": {"type": "object", "properties": {"s": {"type": "array", "items": {"$ref": "#/$defs/Shared"}}}},
+            "Shared": {"type": "string"},
+            "Orphan": {"type": "string"}
+        }
+    });
+    let protocol = Protocol::read(&document, Reading::Validator, &|_| None);
+    assert_eq!(protocol.unsupported(), Vec::new());
+    let directions = protocol.directions();
+    assert_eq!(directions["A"], BTreeSet::from([Direction::HostToProvider]));
+    assert_eq!(
+        directions["Shared"],
+        BTreeSet::from([Direction::HostToProvider, Direction::ProviderToHost])
+    );
+    assert!(!directions.contains_key("Orphan"));
+    let used_by = protocol.used_by();
+    assert_eq!(
+        used_by["Shared"],
+        BTreeSet::from(["A".to_owned(), "B".to_owned()])
+    );
+    assert_eq!(used_by["A"], BTreeSet::from(["q (envelope)".to_owned()]));
+}
