@@ -133,7 +133,8 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
         files.insert(bundle_path(&set, bundle.profile), bundle.to_pretty_json());
     }
     let version = set.version.to_string();
-    let library = rust::generate(interop, &version, &|pointer| {
+    let protocol = cgp_schema::model::Protocol::of_bundle(&set, interop);
+    let library = rust::generate(interop, &protocol, &version, &|pointer| {
         diagnostic_for(&set, interop, pointer)
     })?;
     files.insert(format!("{RUST_CRATE_DIR}/src/types.rs"), library);
@@ -147,7 +148,7 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
     );
     let pages = docs::render(
         docs::Templates::BUILT_IN,
-        &cgp_schema::model::Protocol::of_bundle(&set, interop),
+        &protocol,
         &version,
         &examples,
         SPEC_FILE,

@@ -20,6 +20,7 @@
 
 use cgp_schema::bundle::Bundle;
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
+use cgp_schema::model::{Emit, Member, Protocol, Shape};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use serde_json::{Map, Value};
@@ -31,9 +32,11 @@ use syn::{Attribute, Fields, Item, Meta, Token};
 /// The command that regenerates the crate, named in its `@generated` header.
 pub const COMMAND: &str = "cargo xtask codegen";
 
-/// Generates `src/types.rs` of the generated crate from the interop bundle.
+/// Generates `src/types.rs` of the generated crate from the interop bundle and
+/// its protocol model (member order, emit rules, open vocabularies).
 pub fn generate(
     bundle: &Bundle,
+    protocol: &Protocol,
     protocol_version: &str,
     locate: &dyn Fn(&str) -> Diagnostic,
 ) -> Result<String, Diagnostics> {
@@ -53,11 +56,16 @@ pub fn generate(
             format!("typify produced code that does not parse: {error}"),
         ))
     })?;
-    let members = MemberTable::from_bundle(&bundle.document);
+    let members = MemberTable::of(protocol);
     apply_wire_order(&mut file, &members);
     let helpers = apply_emit_rules(&mut file, &members);
     file.items.extend(helpers);
-    let readers = apply_open_vocabularies(&mut file, &open_vocabularies(&bundle.document));
+    let open: Vec<String> = protocol
+        .open_vocabularies()
+        .into_iter()
+        .map(|named| named.name.clone())
+        .collect();
+    let readers = apply_open_vocabularies(&mut file, &open);
     file.items.extend(readers);
     let version = protocol_version;
     let constant: syn::File = syn::parse2(quote! {
@@ -220,40 +228,35 @@ struct MemberTable {
 
 struct MemberInfo {
     name: String,
-    emit: Option<String>,
+    emit: Option<Emit>,
 }
 
 impl MemberTable {
-    fn from_bundle(document: &Value) -> Self {
-        let mut types = BTreeMap::new();
-        let members = |schema: &Value| -> Vec<MemberInfo> {
-            schema
-                .get("properties")
-                .and_then(Value::as_object)
-                .map(|props| {
-                    props
-                        .iter()
-                        .map(|(name, member)| MemberInfo {
-                            name: name.clone(),
-                            emit: member
-                                .get("x-cgp-emit")
-                                .and_then(Value::as_str)
-                                .map(str::to_owned),
-                        })
-                        .collect()
+    fn of(protocol: &Protocol) -> Self {
+        let members = |members: &[Member]| -> Vec<MemberInfo> {
+            members
+                .iter()
+                .map(|member| MemberInfo {
+                    name: member.name.clone(),
+                    emit: member.emit(),
                 })
-                .unwrap_or_default()
+                .collect()
         };
-        if let Some(defs) = document.get("$defs").and_then(Value::as_object) {
-            for (name, schema) in defs {
-                types.insert(name.clone(), members(schema));
-            }
+        let mut types = BTreeMap::new();
+        for (name, named) in &protocol.types {
+            let own = match &named.shape {
+                Shape::Object(object) => members(&object.members),
+                Shape::TaggedUnion(union) => members(&union.shared.members),
+                _ => Vec::new(),
+            };
+            types.insert(name.clone(), own);
         }
-        if let Some(branches) = document.get("oneOf").and_then(Value::as_array) {
-            for branch in branches {
-                if let Some(title) = branch.get("title").and_then(Value::as_str) {
-                    types.insert(format!("Envelope::{title}"), members(branch));
-                }
+        for variant in &protocol.variants {
+            if let Some(title) = &variant.annotations.title {
+                types.insert(
+                    format!("Envelope::{title}"),
+                    members(&variant.object.members),
+                );
             }
         }
         Self { types }
@@ -341,11 +344,11 @@ fn apply_emit_rules(file: &mut syn::File, members: &MemberTable) -> Vec<Item> {
             let Some(member) = order.iter().find(|member| member.name == json) else {
                 continue;
             };
-            match member.emit.as_deref() {
-                Some("always") => edit_serde(&mut field.attrs, |metas| {
+            match member.emit {
+                Some(Emit::Always) => edit_serde(&mut field.attrs, |metas| {
                     metas.retain(|meta| !meta.path().is_ident("skip_serializing_if"));
                 }),
-                Some("omit-if-default") => {
+                Some(Emit::OmitIfDefault) => {
                     let Some(default_fn) = serde_value(&field.attrs, "default") else {
                         continue;
                     };
@@ -380,22 +383,6 @@ fn apply_emit_rules(file: &mut syn::File, members: &MemberTable) -> Vec<Item> {
         }
     });
     helpers
-}
-
-/// The names of the open vocabularies of a bundle.
-fn open_vocabularies(document: &Value) -> Vec<String> {
-    document
-        .get("$defs")
-        .and_then(Value::as_object)
-        .map(|defs| {
-            defs.iter()
-                .filter(|(_, schema)| {
-                    schema.get("x-cgp-vocabulary").and_then(Value::as_str) == Some("open")
-                })
-                .map(|(name, _)| name.clone())
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 /// Replaces the derived `Deserialize` of each open vocabulary enum (`Known(..)`
