@@ -133,6 +133,9 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
         files.insert(bundle_path(&set, bundle.profile), bundle.to_pretty_json());
     }
     let version = set.version.to_string();
+    // Every generator below reads the model; a schema it cannot describe is an
+    // error at its source position. typify runs first so that a schema it
+    // cannot handle is reported with typify's own words.
     let protocol = cgp_schema::model::Protocol::of_bundle(&set, interop);
     let library = rust::generate(interop, &protocol, &version, &|pointer| {
         diagnostic_for(&set, interop, pointer)
@@ -146,6 +149,9 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
         format!("{RUST_CRATE_DIR}/Cargo.toml"),
         rust::manifest(&version),
     );
+    for bundle in &bundles {
+        cgp_schema::model::Protocol::of_bundle(&set, bundle).check_describable()?;
+    }
     let pages = docs::render(
         docs::Templates::BUILT_IN,
         &protocol,

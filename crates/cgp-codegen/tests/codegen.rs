@@ -339,3 +339,22 @@ fn a_schema_typify_cannot_handle_is_named_with_its_member() {
         "{error}"
     );
 }
+
+#[test]
+fn a_schema_the_protocol_model_cannot_describe_is_named_with_its_position() {
+    let tree = Tree::new("model-gap");
+    let file = "schema/types/relation.schema.json";
+    let mut schema: serde_json::Value = serde_json::from_str(&tree.read(file)).expect("json");
+    schema["patternProperties"] = serde_json::json!({"^x-": {"type": "string"}});
+    tree.write(
+        file,
+        &(serde_json::to_string_pretty(&schema).expect("json") + "\n"),
+    );
+    let error = cgp_codegen::generate(&tree.0)
+        .expect_err("the model refuses")
+        .to_string();
+    assert!(
+        error.starts_with(&format!("{file}:1:1: /$defs/Relation: the protocol model cannot describe this schema: keyword `patternProperties` in this position")),
+        "{error}"
+    );
+}

@@ -56,7 +56,7 @@ impl fmt::Display for Location {
 
 /// Where a part of the model was read: its pointer in the document read, and the
 /// file position behind it when one is known.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub struct Place {
     /// The JSON pointer in the document the model was read from.
     pub pointer: String,
@@ -162,9 +162,7 @@ pub struct Protocol {
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Unsupported {
     /// Where.
-    pub at: String,
-    /// The pointer in the document read.
-    pub pointer: String,
+    pub at: Place,
     /// Why.
     pub reason: String,
 }
@@ -277,8 +275,7 @@ impl Protocol {
         let mut visit = |shape: &Shape, at: &Place| {
             if let Shape::Unsupported(reason) = shape {
                 found.push(Unsupported {
-                    at: at.to_string(),
-                    pointer: at.pointer.clone(),
+                    at: at.clone(),
                     reason: reason.clone(),
                 });
             }
@@ -296,16 +293,26 @@ impl Protocol {
         found
     }
 
-    /// Those places as diagnostics.
-    pub fn unsupported_diagnostics(&self) -> Result<(), Diagnostics> {
+    /// Every place the model has no shape for, as diagnostics at its source
+    /// position: a schema every gate and generator would have to guess at.
+    pub fn check_describable(&self) -> Result<(), Diagnostics> {
         let problems: Vec<Diagnostic> = self
             .unsupported()
             .into_iter()
-            .map(|problem| {
-                Diagnostic::file(
-                    problem.at,
-                    format!("{}: {}", problem.pointer, problem.reason),
-                )
+            .map(|Unsupported { at, reason }| {
+                let message = format!("the protocol model cannot describe this schema: {reason}");
+                match &at.location {
+                    Some(location) => Diagnostic::at(
+                        &location.file,
+                        json_text::Position {
+                            line: location.line,
+                            column: location.column,
+                        },
+                        Some(at.pointer.clone()),
+                        message,
+                    ),
+                    None => Diagnostic::file(format!("#{}", at.pointer), message),
+                }
             })
             .collect();
         if problems.is_empty() {

@@ -29,7 +29,7 @@ pub(super) fn compare_contract(
     };
     for problem in rust.unsupported() {
         walk.report(
-            problem.pointer.clone(),
+            problem.at.pointer.clone(),
             format!(
                 "the Rust {} contract has a schema the gate cannot compare: {}",
                 contract.verb_noun(),
@@ -39,7 +39,7 @@ pub(super) fn compare_contract(
     }
     for problem in schema.unsupported() {
         walk.report(
-            problem.pointer.clone(),
+            problem.at.pointer.clone(),
             format!(
                 "{}: a schema the gate cannot compare: {}",
                 problem.at, problem.reason
