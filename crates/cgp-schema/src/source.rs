@@ -10,7 +10,9 @@
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::json_text::{self, Document, Position};
 use crate::keywords::{self, DRAFT_2020_12};
+use crate::model::{Emit, parse_direction};
 use crate::version::{self, ProtocolVersion};
+use cgp_types::Direction;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -21,16 +23,17 @@ pub const ENVELOPE_FILE: &str = "envelope.schema.json";
 /// The suffix every source schema file has.
 pub const SCHEMA_SUFFIX: &str = ".schema.json";
 
-/// The values `x-cgp-emit` may take (SPEC.md §Schema annotations).
-pub const EMIT_RULES: &[&str] = &[
-    "always",
-    "omit-if-absent",
-    "omit-if-empty",
-    "omit-if-default",
-];
+/// The values `x-cgp-emit` may take, for messages.
+fn emit_rules() -> String {
+    Emit::ALL.map(Emit::as_str).join(", ")
+}
 
-/// The values `x-cgp-direction` may take.
-pub const DIRECTIONS: &[&str] = &["host-to-provider", "provider-to-host"];
+/// The values `x-cgp-direction` may take, for messages.
+fn directions() -> String {
+    [Direction::HostToProvider, Direction::ProviderToHost]
+        .map(Direction::as_str)
+        .join(", ")
+}
 
 /// One source schema file.
 #[derive(Debug, Clone)]
@@ -866,11 +869,11 @@ impl Checker<'_> {
                     (true, None) => {}
                     (true, Some(Value::String(rule))) if rule == "always" => {}
                     (true, Some(_)) => self.at(file, &format!("{at}/x-cgp-emit"), format!("`{name}` is required, so the encoder always writes it; drop `x-cgp-emit` or make it \"always\"")),
-                    (false, None) => self.at(file, &at, format!("optional member `{name}` needs `x-cgp-emit` (one of {})", EMIT_RULES.join(", "))),
-                    (false, Some(Value::String(rule))) if EMIT_RULES.contains(&rule.as_str()) => {
-                        self.emit_rule(file, &at, name, rule, member);
-                    }
-                    (false, Some(other)) => self.at(file, &format!("{at}/x-cgp-emit"), format!("`x-cgp-emit` {other} is not one of {}", EMIT_RULES.join(", "))),
+                    (false, None) => self.at(file, &at, format!("optional member `{name}` needs `x-cgp-emit` (one of {})", emit_rules())),
+                    (false, Some(written)) => match written.as_str().and_then(Emit::parse) {
+                        Some(rule) => self.emit_rule(file, &at, name, rule, member),
+                        None => self.at(file, &format!("{at}/x-cgp-emit"), format!("`x-cgp-emit` {written} is not one of {}", emit_rules())),
+                    },
                 }
             }
         }
@@ -881,18 +884,18 @@ impl Checker<'_> {
         file: &SchemaFile,
         at: &str,
         name: &str,
-        rule: &str,
+        rule: Emit,
         member: &Map<String, Value>,
     ) {
         let is_array = member.get("type").and_then(Value::as_str) == Some("array");
         match rule {
-            "omit-if-empty" if !is_array => self.at(file, &format!("{at}/x-cgp-emit"), format!("`{name}`: \"omit-if-empty\" applies to arrays only")),
-            "omit-if-empty" | "always" if is_array && member.get("default") != Some(&Value::Array(Vec::new())) => {
+            Emit::OmitIfEmpty if !is_array => self.at(file, &format!("{at}/x-cgp-emit"), format!("`{name}`: \"omit-if-empty\" applies to arrays only")),
+            Emit::OmitIfEmpty | Emit::Always if is_array && member.get("default") != Some(&Value::Array(Vec::new())) => {
                 self.at(file, at, format!("`{name}`: an optional array the decoder fills in must say `\"default\": []`"));
             }
-            "omit-if-default" if !member.contains_key("default") => self.at(file, &format!("{at}/x-cgp-emit"), format!("`{name}`: \"omit-if-default\" needs a `default`")),
-            "omit-if-absent" if member.contains_key("default") => self.at(file, &format!("{at}/default"), format!("`{name}`: an \"omit-if-absent\" member has no default; absent means absent")),
-            "always" if !member.contains_key("default") => self.at(file, at, format!("`{name}`: an optional member the encoder always writes needs the `default` the decoder fills in")),
+            Emit::OmitIfDefault if !member.contains_key("default") => self.at(file, &format!("{at}/x-cgp-emit"), format!("`{name}`: \"omit-if-default\" needs a `default`")),
+            Emit::OmitIfAbsent if member.contains_key("default") => self.at(file, &format!("{at}/default"), format!("`{name}`: an \"omit-if-absent\" member has no default; absent means absent")),
+            Emit::Always if !member.contains_key("default") => self.at(file, at, format!("`{name}`: an optional member the encoder always writes needs the `default` the decoder fills in")),
             _ => {}
         }
     }
@@ -900,13 +903,13 @@ impl Checker<'_> {
     fn variant(&mut self, file: &SchemaFile) {
         let root = file.root();
         match string_member(root, "x-cgp-direction") {
-            Some(direction) if DIRECTIONS.contains(&direction) => {}
+            Some(direction) if parse_direction(direction).is_some() => {}
             Some(other) => self.at(
                 file,
                 "/x-cgp-direction",
                 format!(
                     "`x-cgp-direction` \"{other}\" is not one of {}",
-                    DIRECTIONS.join(", ")
+                    directions()
                 ),
             ),
             None => self.at(
@@ -914,7 +917,7 @@ impl Checker<'_> {
                 "",
                 format!(
                     "a variant needs `x-cgp-direction` (one of {})",
-                    DIRECTIONS.join(", ")
+                    directions()
                 ),
             ),
         }
