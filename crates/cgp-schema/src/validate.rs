@@ -10,6 +10,7 @@
 use crate::bundle::{Bundle, Origins, Profile};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::json_text;
+use crate::model::{Annotations, Emit};
 use crate::source::Target;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{Draft, ValidationError};
@@ -321,7 +322,8 @@ impl Validator {
         instance: &Value,
     ) -> Option<Result<usize, (String, String)>> {
         let owner = self.keyword_owner(keyword_path)?;
-        let tag = owner.get("x-cgp-tag")?.as_str()?;
+        let tag = Annotations::of(owner).tag?;
+        let tag = tag.as_str();
         let branches = owner.get("oneOf")?.as_array()?;
         let values: Vec<&Value> = branches
             .iter()
@@ -373,14 +375,9 @@ impl Validator {
         Some(current)
     }
 
-    fn member_rule(&self, object_keyword_path: &str, member: &str) -> Option<String> {
+    fn member_rule(&self, object_keyword_path: &str, member: &str) -> Option<Emit> {
         let owner = self.keyword_owner(object_keyword_path)?;
-        owner
-            .get("properties")?
-            .get(member)?
-            .get("x-cgp-emit")?
-            .as_str()
-            .map(str::to_owned)
+        Annotations::of(owner.get("properties")?.get(member)?.as_object()?).emit
     }
 
     fn message(&self, error: &ValidationError<'_>, schema_path: &str) -> String {
@@ -406,7 +403,7 @@ impl Validator {
             ValidationErrorKind::Required { property } => {
                 let name = property.as_str().unwrap_or_default();
                 let rule = self.member_rule(schema_path, name);
-                if strict && rule.as_deref() == Some("always") {
+                if strict && rule == Some(Emit::Always) {
                     format!(
                         "missing member \"{name}\": the canonical encoder always writes it (strict profile)"
                     )
@@ -454,9 +451,8 @@ impl Validator {
             ValidationErrorKind::MinItems { limit } => {
                 let owner_rule = self
                     .keyword_owner(schema_path)
-                    .and_then(|m| m.get("x-cgp-emit"))
-                    .and_then(Value::as_str);
-                if owner_rule == Some("omit-if-empty") {
+                    .and_then(|owner| Annotations::of(owner).emit);
+                if owner_rule == Some(Emit::OmitIfEmpty) {
                     "an empty array: the canonical encoder omits this member when it is empty (strict profile)".into()
                 } else {
                     format!(
