@@ -9,6 +9,7 @@
 //! written ([`Place`]). Nothing outside the loader, the bundler and this module
 //! interprets raw schema keywords.
 
+mod accepts;
 mod shape;
 
 pub use shape::{
@@ -300,21 +301,56 @@ impl Protocol {
             .unsupported()
             .into_iter()
             .map(|Unsupported { at, reason }| {
-                let message = format!("the protocol model cannot describe this schema: {reason}");
-                match &at.location {
-                    Some(location) => Diagnostic::at(
-                        &location.file,
-                        json_text::Position {
-                            line: location.line,
-                            column: location.column,
-                        },
-                        Some(at.pointer.clone()),
-                        message,
-                    ),
-                    None => Diagnostic::file(format!("#{}", at.pointer), message),
-                }
+                diagnostic_at(
+                    &at,
+                    format!("the protocol model cannot describe this schema: {reason}"),
+                )
             })
             .collect();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(Diagnostics(problems))
+        }
+    }
+
+    /// Every member `default` that does not fit the member's own shape, as
+    /// diagnostics at the member: a generator that fills in defaults, or a
+    /// validator that applies them, would write invalid data.
+    pub fn check_defaults(&self) -> Result<(), Diagnostics> {
+        let mut problems = Vec::new();
+        let mut check = |member: &Member| {
+            let Some(default) = &member.annotations.default else {
+                return;
+            };
+            if let Err(why) = self.accepts(&member.shape, default) {
+                let message = format!(
+                    "`default` {default} of `{}` does not fit the member's own schema: {why}",
+                    member.name
+                );
+                problems.push(diagnostic_at(&member.at, message));
+            }
+        };
+        for variant in &self.variants {
+            variant.object.members.iter().for_each(&mut check);
+        }
+        for named in self.types.values() {
+            match &named.shape {
+                Shape::Object(object) => object.members.iter().for_each(&mut check),
+                Shape::TaggedUnion(union) => union
+                    .shared
+                    .members
+                    .iter()
+                    .chain(
+                        union
+                            .branches
+                            .iter()
+                            .flat_map(|branch| branch.object.members.iter()),
+                    )
+                    .for_each(&mut check),
+                _ => {}
+            }
+        }
         if problems.is_empty() {
             Ok(())
         } else {
@@ -430,6 +466,22 @@ pub fn walk_shape(shape: &Shape, at: &Place, visit: &mut dyn FnMut(&Shape, &Plac
             }
         }
         _ => {}
+    }
+}
+
+/// A diagnostic at a place: its source position when known, else its pointer.
+fn diagnostic_at(at: &Place, message: String) -> Diagnostic {
+    match &at.location {
+        Some(location) => Diagnostic::at(
+            &location.file,
+            json_text::Position {
+                line: location.line,
+                column: location.column,
+            },
+            Some(at.pointer.clone()),
+            message,
+        ),
+        None => Diagnostic::file(format!("#{}", at.pointer), message),
     }
 }
 

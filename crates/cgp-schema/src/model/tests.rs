@@ -195,3 +195,99 @@ fn shared_types_inherit_every_direction_that_reaches_them() {
     );
     assert_eq!(used_by["A"], BTreeSet::from(["q (envelope)".to_owned()]));
 }
+
+fn published(profile: Profile) -> Protocol {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schema");
+    let set = SchemaSet::load(&root, "schema").expect("schema loads");
+    let bundle = crate::bundle::bundle(&set, profile).expect("bundles");
+    Protocol::of_bundle(&set, &bundle)
+}
+
+#[test]
+fn accepts_reads_values_as_the_shapes_say() {
+    let protocol = published(Profile::Interop);
+    let token_cost = |value: Value| {
+        let Shape::Object(object) = &protocol.named("ContextFrame").expect("frame").shape else {
+            panic!("object")
+        };
+        protocol.accepts(&object.member("token_cost").expect("member").shape, &value)
+    };
+    assert_eq!(token_cost(json!(4_294_967_295u64)), Ok(()));
+    assert_eq!(
+        token_cost(json!(3.0)),
+        Ok(()),
+        "a float-spelled integer is an integer to a validator"
+    );
+    assert!(
+        token_cost(json!(4_294_967_296u64))
+            .is_err_and(|why| why.contains("is above integer 0..=4294967295"))
+    );
+    assert!(token_cost(json!(-1)).is_err());
+    assert!(token_cost(json!("1")).is_err_and(|why| why.contains("expected an integer")));
+    let kind = Shape::Named("FrameKind".into());
+    assert_eq!(protocol.accepts(&kind, &json!("any-new-kind")), Ok(()));
+    assert!(protocol.accepts(&kind, &json!(7)).is_err());
+    let representation = Shape::Named("Representation".into());
+    assert!(
+        protocol
+            .accepts(&representation, &json!("nope"))
+            .is_err_and(|why| why.contains("closed values"))
+    );
+}
+
+#[test]
+fn accepts_follows_unions_exclusions_and_unknown_members() {
+    let protocol = published(Profile::Strict);
+    let verdict = Shape::Named("FrameVerdict".into());
+    let frame = json!({"provider_id": "p", "frame_id": "f"});
+    assert_eq!(
+        protocol.accepts(&verdict, &json!({"frame": frame, "status": "gone"})),
+        Ok(())
+    );
+    assert!(
+        protocol
+            .accepts(
+                &verdict,
+                &json!({"frame": frame, "status": "gone", "replacement_digest": "d"})
+            )
+            .is_err_and(|why| why.contains("unknown member \"replacement_digest\""))
+    );
+    assert!(
+        protocol
+            .accepts(&verdict, &json!({"frame": frame, "status": "lost"}))
+            .is_err_and(|why| why.contains("no branch is tagged \"lost\""))
+    );
+    let excluded = Shape::Excluding(
+        Box::new(Shape::Named("Representation".into())),
+        vec![json!("full")],
+    );
+    assert!(
+        protocol
+            .accepts(&excluded, &json!("full"))
+            .is_err_and(|why| why.contains("excluded"))
+    );
+}
+
+#[test]
+fn the_defaults_lint_names_a_default_outside_its_own_schema() {
+    assert_eq!(published(Profile::Interop).check_defaults(), Ok(()));
+    let document = json!({
+        "oneOf": [{"type": "object", "properties": {
+            "type": {"const": "q"},
+            "n": {"type": "integer", "minimum": 1, "default": 0},
+            "tags": {"type": "array", "items": {"type": "string"}, "minItems": 1, "default": []}
+        }}]
+    });
+    let protocol = Protocol::read(&document, Reading::Validator, &|_| None);
+    let problems = protocol
+        .check_defaults()
+        .expect_err("two bad defaults")
+        .to_string();
+    assert!(
+        problems.contains(
+            "`default` 0 of `n` does not fit the member's own schema: /: 0 is below integer 1.."
+        ),
+        "{problems}"
+    );
+    assert!(problems.contains("`default` [] of `tags` does not fit the member's own schema: /: 0 item(s), fewer than minItems 1"), "{problems}");
+}

@@ -1,0 +1,199 @@
+//! Whether a JSON value fits a [`Shape`]: the model's own reading of a schema,
+//! applied to data. Used to check what the schemas themselves state as data,
+//! such as every member's `default`.
+
+use super::{Protocol, Shape};
+use serde_json::Value;
+
+/// How deep named types may nest before a value is refused (a `$ref` cycle
+/// through data that never ends).
+const MAX_DEPTH: usize = 64;
+
+impl Protocol {
+    /// `Ok` when `value` fits `shape`; otherwise what does not fit, with the JSON
+    /// pointer inside `value`.
+    pub fn accepts(&self, shape: &Shape, value: &Value) -> Result<(), String> {
+        self.fits(shape, value, "", 0)
+    }
+
+    fn fits(&self, shape: &Shape, value: &Value, at: &str, depth: usize) -> Result<(), String> {
+        let refuse =
+            |what: String| Err(format!("{}: {what}", if at.is_empty() { "/" } else { at }));
+        if depth > MAX_DEPTH {
+            return refuse("named types nest too deeply".into());
+        }
+        match shape {
+            Shape::Any => Ok(()),
+            Shape::Named(name) => match self.named(name) {
+                Some(named) => self.fits(&named.shape, value, at, depth + 1),
+                None => refuse(format!("the type `{name}` is not defined")),
+            },
+            Shape::Null if value.is_null() => Ok(()),
+            Shape::Boolean if value.is_boolean() => Ok(()),
+            Shape::Integer(range) => match integer(value) {
+                Some(number) if range.minimum.is_some_and(|low| number < low) => {
+                    refuse(format!("{number} is below {}", range.describe()))
+                }
+                Some(number) if range.maximum.is_some_and(|high| number > high) => {
+                    refuse(format!("{number} is above {}", range.describe()))
+                }
+                Some(_) => Ok(()),
+                None => refuse(format!("expected an integer, found {value}")),
+            },
+            Shape::Number(range) => match value.as_f64() {
+                Some(number) => {
+                    let low_ok = range.minimum.as_ref().is_none_or(|limit| {
+                        number > limit.value || (!limit.exclusive && number == limit.value)
+                    });
+                    let high_ok = range.maximum.as_ref().is_none_or(|limit| {
+                        number < limit.value || (!limit.exclusive && number == limit.value)
+                    });
+                    if low_ok && high_ok {
+                        Ok(())
+                    } else {
+                        refuse(format!("{number} is outside {}", range.describe()))
+                    }
+                }
+                None => refuse(format!("expected a number, found {value}")),
+            },
+            Shape::String(rule) => match value.as_str() {
+                Some(text) => {
+                    let length = text.chars().count() as u64;
+                    if rule.min_length.is_some_and(|low| length < low)
+                        || rule.max_length.is_some_and(|high| length > high)
+                    {
+                        refuse(format!("{value} is not a {}", rule.describe()))
+                    } else {
+                        // `pattern` is left to the validators: the model holds no
+                        // regex engine, and no default of this project is a
+                        // patterned string.
+                        Ok(())
+                    }
+                }
+                None => refuse(format!("expected a string, found {value}")),
+            },
+            Shape::Const(expected) if expected == value => Ok(()),
+            Shape::Const(expected) => refuse(format!("expected {expected}, found {value}")),
+            Shape::Enum(values) if values.contains(value) => Ok(()),
+            Shape::Enum(_) => refuse(format!("{value} is not one of the closed values")),
+            Shape::OpenVocabulary(_) if value.is_string() => Ok(()),
+            Shape::Array(array) => {
+                let Some(items) = value.as_array() else {
+                    return refuse(format!("expected an array, found {value}"));
+                };
+                let count = items.len() as u64;
+                if array.min_items.is_some_and(|low| count < low) {
+                    return refuse(format!(
+                        "{count} item(s), fewer than minItems {}",
+                        array.min_items.unwrap_or_default()
+                    ));
+                }
+                if array.max_items.is_some_and(|high| count > high) {
+                    return refuse(format!(
+                        "{count} item(s), more than maxItems {}",
+                        array.max_items.unwrap_or_default()
+                    ));
+                }
+                for (index, item) in items.iter().enumerate() {
+                    self.fits(&array.items, item, &format!("{at}/{index}"), depth)?;
+                }
+                Ok(())
+            }
+            Shape::Object(object) => {
+                let Some(members) = value.as_object() else {
+                    return refuse(format!("expected an object, found {value}"));
+                };
+                self.fits_members(&object.members, object.unknown_members, members, at, depth)
+            }
+            Shape::TaggedUnion(union) => {
+                let Some(members) = value.as_object() else {
+                    return refuse(format!("expected an object, found {value}"));
+                };
+                let tag = members.get(&union.tag).and_then(Value::as_str);
+                let Some(branch) = tag.and_then(|tag| union.branch(tag)) else {
+                    return refuse(format!("no branch is tagged {:?}", tag.unwrap_or("")));
+                };
+                let mut all: Vec<super::Member> = union.shared.members.clone();
+                all.extend(branch.object.members.iter().cloned());
+                self.fits_members(&all, branch.object.unknown_members, members, at, depth)
+            }
+            Shape::Nullable(inner) => {
+                if value.is_null() {
+                    Ok(())
+                } else {
+                    self.fits(inner, value, at, depth)
+                }
+            }
+            Shape::Excluding(inner, excluded) => {
+                if excluded.contains(value) {
+                    refuse(format!("{value} is excluded here"))
+                } else {
+                    self.fits(inner, value, at, depth)
+                }
+            }
+            Shape::Unsupported(reason) => refuse(format!("the schema cannot be read ({reason})")),
+            Shape::Null | Shape::Boolean | Shape::OpenVocabulary(_) => {
+                refuse(format!("{value} does not fit {}", kind(shape)))
+            }
+        }
+    }
+
+    fn fits_members(
+        &self,
+        declared: &[super::Member],
+        unknown: super::UnknownMembers,
+        members: &serde_json::Map<String, Value>,
+        at: &str,
+        depth: usize,
+    ) -> Result<(), String> {
+        for member in declared {
+            let here = format!("{at}/{}", crate::json_text::escape_token(&member.name));
+            match members.get(&member.name) {
+                Some(value) => self.fits(&member.shape, value, &here, depth)?,
+                None if member.required => {
+                    return Err(format!(
+                        "{}: missing required member \"{}\"",
+                        if at.is_empty() { "/" } else { at },
+                        member.name
+                    ));
+                }
+                None => {}
+            }
+        }
+        if unknown == super::UnknownMembers::Rejected {
+            if let Some(name) = members
+                .keys()
+                .find(|name| !declared.iter().any(|m| &m.name == *name))
+            {
+                return Err(format!(
+                    "{}: unknown member \"{name}\"",
+                    if at.is_empty() { "/" } else { at }
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn kind(shape: &Shape) -> &'static str {
+    match shape {
+        Shape::Null => "null",
+        Shape::Boolean => "a boolean",
+        _ => "an open vocabulary (a string)",
+    }
+}
+
+/// A JSON number as an exact integer, when it is one (`1.0` counts, as it does to
+/// a validator).
+fn integer(value: &Value) -> Option<i128> {
+    value
+        .as_i64()
+        .map(i128::from)
+        .or_else(|| value.as_u64().map(i128::from))
+        .or_else(|| {
+            value
+                .as_f64()
+                .filter(|f| f.fract() == 0.0 && f.abs() < 1e30)
+                .map(|f| f as i128)
+        })
+}
