@@ -2,7 +2,7 @@
 //! test changes one thing in a bundle (or in the Rust contract) and asserts the
 //! mismatch the gate reports, naming the member and the schema file.
 
-use cgp_schema::sync::{Inputs, RustSource, compare};
+use cgp_schema::sync::{Inputs, Mismatch, MismatchKind, RustSource, compare};
 use cgp_schema::{Bundle, Profile, SchemaSet};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -56,7 +56,7 @@ impl Case {
         }
     }
 
-    fn report(&self) -> String {
+    fn mismatches(&self) -> Vec<Mismatch> {
         let rust =
             RustSource::from_dir(&repo().join("crates/cgp-types/src"), "crates/cgp-types/src");
         compare(&Inputs {
@@ -67,10 +67,14 @@ impl Case {
             serialize: &self.serialize,
             rust: &rust,
         })
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join("\n")
+    }
+
+    fn report(&self) -> String {
+        self.mismatches()
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 }
 
@@ -100,6 +104,21 @@ fn member<'v>(document: &'v mut Value, owner: &str, name: &str) -> &'v mut Value
         .unwrap_or_else(|| panic!("{owner}.{name}"))
 }
 
+/// A mismatch of `kind` whose text contains `needle`; its path is the text
+/// before the first `: ` of `needle`.
+#[track_caller]
+fn assert_finds(case: &Case, kind: MismatchKind, needle: &str) {
+    let path = needle.split(": ").next().unwrap_or_default();
+    let mismatches = case.mismatches();
+    assert!(
+        mismatches
+            .iter()
+            .any(|m| m.kind == kind && m.path == path && m.to_string().contains(needle)),
+        "expected a {kind:?} mismatch at `{path}` saying `{needle}` in:\n{}",
+        case.report()
+    );
+}
+
 #[track_caller]
 fn assert_reports(report: &str, needle: &str) {
     assert!(report.contains(needle), "expected `{needle}` in:\n{report}");
@@ -107,7 +126,7 @@ fn assert_reports(report: &str, needle: &str) {
 
 #[test]
 fn the_real_types_and_bundles_agree() {
-    assert_eq!(Case::new().report(), "");
+    assert_eq!(Case::new().mismatches(), Vec::new());
 }
 
 #[test]
@@ -120,8 +139,9 @@ fn a_lost_maximum_with_format_kept_is_a_wider_integer() {
             .remove("maximum");
         assert_eq!(token_cost["format"], "uint32", "format is kept");
     });
-    assert_reports(
-        &case.report(),
+    assert_finds(
+        &case,
+        MismatchKind::Shape,
         "ContextFrame.token_cost: is integer 0..=4294967295 in the Rust types but integer 0.. in schema/types/context-frame.schema.json:",
     );
 }
@@ -131,8 +151,9 @@ fn an_integer_bound_changed_in_either_profile() {
     for profile in Profile::ALL {
         let mut case = Case::new();
         member(case.bundle(profile), "ContextQuery", "max_frames")["minimum"] = json!(1);
-        assert_reports(
-            &case.report(),
+        assert_finds(
+            &case,
+            MismatchKind::Shape,
             "ContextQuery.max_frames: is integer 0..=4294967295 in the Rust types but integer 1..=4294967295 in schema/types/context-query.schema.json:",
         );
     }
@@ -142,8 +163,9 @@ fn an_integer_bound_changed_in_either_profile() {
 fn an_integer_format_that_differs_is_reported_even_with_equal_ranges() {
     let mut case = Case::new();
     member(case.bundle(Profile::Interop), "ContextFrame", "token_cost")["format"] = json!("uint64");
-    assert_reports(
-        &case.report(),
+    assert_finds(
+        &case,
+        MismatchKind::Shape,
         "ContextFrame.token_cost: is format `uint32` in the Rust types but format `uint64` in schema/types/context-frame.schema.json:",
     );
 }
@@ -152,8 +174,9 @@ fn an_integer_format_that_differs_is_reported_even_with_equal_ranges() {
 fn a_bound_written_in_the_rust_contract_only() {
     let mut case = Case::new();
     case.deserialize["$defs"]["ContextFrame"]["properties"]["token_cost"]["maximum"] = json!(10);
-    assert_reports(
-        &case.report(),
+    assert_finds(
+        &case,
+        MismatchKind::Shape,
         "ContextFrame.token_cost: is integer 0..=10 in the Rust types but integer 0..=4294967295 in",
     );
 }
@@ -162,8 +185,9 @@ fn a_bound_written_in_the_rust_contract_only() {
 fn a_number_range_added() {
     let mut case = Case::new();
     member(case.bundle(Profile::Interop), "ContextFrame", "score")["minimum"] = json!(0);
-    assert_reports(
-        &case.report(),
+    assert_finds(
+        &case,
+        MismatchKind::Shape,
         "ContextFrame.score: is number in the Rust types but number [0, inf) in schema/types/context-frame.schema.json:",
     );
 }
@@ -172,8 +196,9 @@ fn a_number_range_added() {
 fn a_string_constraint_added() {
     let mut case = Case::new();
     member(case.bundle(Profile::Strict), "ContextFrame", "title")["pattern"] = json!("^\\S");
-    assert_reports(
-        &case.report(),
+    assert_finds(
+        &case,
+        MismatchKind::Shape,
         "ContextFrame.title: is string in the Rust types but string matching /^\\S/ in schema/types/context-frame.schema.json:",
     );
 }
@@ -185,8 +210,9 @@ fn a_closed_enum_value_removed() {
         .as_array_mut()
         .expect("enum");
     let removed = values.pop().expect("a value");
-    assert_reports(
-        &case.report(),
+    assert_finds(
+        &case,
+        MismatchKind::MissingFromSchema,
         &format!("Representation: value {removed} is in crates/cgp-types/src/"),
     );
 }
@@ -203,8 +229,9 @@ fn an_open_vocabulary_value_added() {
         .as_array_mut()
         .expect("enum")
         .push(json!("diagram"));
-    assert_reports(
-        &case.report(),
+    assert_finds(
+        &case,
+        MismatchKind::MissingFromRust,
         "FrameKind: value \"diagram\" is in schema/vocab/frame-kind.schema.json",
     );
 }
@@ -215,8 +242,9 @@ fn an_open_vocabulary_closed() {
     let defs = &mut case.bundle(Profile::Interop)["$defs"];
     let known = defs["KnownFrameKind"]["enum"].clone();
     defs["FrameKind"] = json!({"type": "string", "enum": known});
-    assert_reports(
-        &case.report(),
+    assert_finds(
+        &case,
+        MismatchKind::VocabularyKind,
         "FrameKind: open vocabulary in crates/cgp-types/src/",
     );
 }
@@ -228,8 +256,9 @@ fn a_tagged_union_branch_removed_and_its_tag_renamed() {
         .as_array_mut()
         .expect("branches");
     branches.retain(|branch| branch["properties"]["status"]["const"] != "gone");
-    assert_reports(
-        &case.report(),
+    assert_finds(
+        &case,
+        MismatchKind::MissingFromSchema,
         "FrameVerdict.status: value \"gone\" is accepted by crates/cgp-types/src/",
     );
 
@@ -251,8 +280,9 @@ fn a_tagged_union_branch_removed_and_its_tag_renamed() {
             }
         }
     }
-    assert_reports(
-        &case.report(),
+    assert_finds(
+        &case,
+        MismatchKind::Tag,
         "FrameVerdict: tagged on `status` in the Rust types but on `state`",
     );
 }
@@ -263,8 +293,9 @@ fn a_member_of_a_union_branch_changed() {
     let stale = &mut case.bundle(Profile::Interop)["$defs"]["FrameVerdict"]["oneOf"][1];
     assert_eq!(stale["properties"]["status"]["const"], "stale");
     stale["properties"]["replacement_digest"]["type"] = json!("string");
-    assert_reports(
-        &case.report(),
+    assert_finds(
+        &case,
+        MismatchKind::Nullability,
         "FrameVerdict(stale).replacement_digest: accepts null in crates/cgp-types/src/",
     );
 }
@@ -273,8 +304,9 @@ fn a_member_of_a_union_branch_changed() {
 fn null_dropped_from_an_optional_member() {
     let mut case = Case::new();
     member(case.bundle(Profile::Interop), "ContextFrame", "content")["type"] = json!("string");
-    assert_reports(
-        &case.report(),
+    assert_finds(
+        &case,
+        MismatchKind::Nullability,
         "ContextFrame.content: accepts null in crates/cgp-types/src/frame.rs:",
     );
 }
@@ -284,15 +316,17 @@ fn array_items_and_bounds_changed() {
     let mut case = Case::new();
     member(case.bundle(Profile::Interop), "ContextQuery", "anchors")["items"] =
         json!({"type": "integer"});
-    assert_reports(
-        &case.report(),
+    assert_finds(
+        &case,
+        MismatchKind::Shape,
         "ContextQuery.anchors[]: is string in the Rust types but integer in",
     );
 
     let mut case = Case::new();
     member(case.bundle(Profile::Interop), "ContextQuery", "anchors")["maxItems"] = json!(8);
-    assert_reports(
-        &case.report(),
+    assert_finds(
+        &case,
+        MismatchKind::Shape,
         "ContextQuery.anchors: is an array of 0.. items in the Rust types but an array of 0..=8 items in",
     );
 }
@@ -302,9 +336,9 @@ fn a_reference_to_another_type() {
     let mut case = Case::new();
     member(case.bundle(Profile::Interop), "ContextFrame", "provenance")["items"]["$ref"] =
         json!("#/$defs/Transform");
-    let report = case.report();
-    assert_reports(
-        &report,
+    assert_finds(
+        &case,
+        MismatchKind::TypeName,
         "ContextFrame.provenance[]: is `Provenance` in the Rust types but `Transform`",
     );
 }
@@ -316,8 +350,9 @@ fn required_in_one_profile_only() {
         .as_array_mut()
         .expect("required")
         .retain(|name| name != "goal");
-    assert_reports(
-        &case.report(),
+    assert_finds(
+        &case,
+        MismatchKind::Required,
         "ContextQuery.goal: required in crates/cgp-types/src/query.rs:",
     );
     assert_reports(&case.report(), "(strict profile)");
@@ -327,8 +362,9 @@ fn required_in_one_profile_only() {
 fn unknown_members_rejected_by_the_receiver_contract() {
     let mut case = Case::new();
     case.bundle(Profile::Interop)["$defs"]["ContextFrame"]["additionalProperties"] = json!(false);
-    assert_reports(
-        &case.report(),
+    assert_finds(
+        &case,
+        MismatchKind::UnknownMembers,
         "ContextFrame: accepts unknown members in crates/cgp-types/src/frame.rs:",
     );
 }
@@ -338,9 +374,10 @@ fn a_schema_the_model_cannot_describe_fails_the_gate() {
     let mut case = Case::new();
     case.bundle(Profile::Interop)["$defs"]["ContextFrame"]["patternProperties"] =
         json!({"^x-": {}});
-    assert_reports(
-        &case.report(),
-        "a schema the gate cannot compare: keyword `patternProperties`",
+    assert_finds(
+        &case,
+        MismatchKind::Unsupported,
+        "/$defs/ContextFrame: schema/types/context-frame.schema.json:1:1: a schema the gate cannot compare: keyword `patternProperties`",
     );
 }
 
@@ -351,8 +388,9 @@ fn emit_derived_strict_constraints_are_not_mistaken_for_wire_differences() {
     // come from `x-cgp-emit`. A `minItems` on another member is a difference.
     let mut case = Case::new();
     member(case.bundle(Profile::Strict), "ContextFrame", "relations")["minItems"] = json!(2);
-    assert_reports(
-        &case.report(),
+    assert_finds(
+        &case,
+        MismatchKind::Shape,
         "ContextFrame.relations: is an array of 0.. items in the Rust types but an array of 2.. items in",
     );
 }

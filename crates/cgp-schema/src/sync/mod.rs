@@ -63,8 +63,39 @@ impl Contract {
 pub struct Mismatch {
     /// The member or type, e.g. `ContextFrame.recorded_at` or `query.id`.
     pub path: String,
+    /// What kind of disagreement it is.
+    pub kind: MismatchKind,
     /// What differs, naming both locations.
     pub message: String,
+}
+
+/// The kinds of disagreement the gate finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum MismatchKind {
+    /// A member, type, tag value or enum value the Rust types have and the
+    /// schema lacks.
+    MissingFromSchema,
+    /// One the schema has and the Rust types lack.
+    MissingFromRust,
+    /// Required on one side, optional on the other.
+    Required,
+    /// `null` accepted on one side only.
+    Nullability,
+    /// A different value shape: range, length, pattern, format, array bounds,
+    /// or a different kind of value altogether.
+    Shape,
+    /// A different named type at the same place.
+    TypeName,
+    /// An open vocabulary on one side, a closed one on the other.
+    VocabularyKind,
+    /// Unknown members accepted on one side only.
+    UnknownMembers,
+    /// A tagged union tagged on a different member.
+    Tag,
+    /// A schema the gate cannot compare.
+    Unsupported,
+    /// The declared protocol versions differ.
+    Version,
 }
 
 impl fmt::Display for Mismatch {
@@ -129,10 +160,12 @@ pub fn version_agreement(set: &SchemaSet, sources: &[(String, String)]) -> Vec<M
             Some((_, value)) if value == declared => {}
             Some((line, value)) => mismatches.push(Mismatch {
                 path: "PROTOCOL_VERSION".into(),
+                kind: MismatchKind::Version,
                 message: format!("{file}:{line} says {value}, {schema_at} declares {declared}"),
             }),
             None => mismatches.push(Mismatch {
                 path: "PROTOCOL_VERSION".into(),
+                kind: MismatchKind::Version,
                 message: format!("{file} declares no `pub const PROTOCOL_VERSION`; {schema_at} declares {declared}"),
             }),
         }

@@ -1,7 +1,7 @@
 //! The comparison itself: the model of a schemars contract against the model of
 //! a bundle, member by member and shape by shape.
 
-use super::{Contract, Inputs, Mismatch, RustSource};
+use super::{Contract, Inputs, Mismatch, MismatchKind, RustSource};
 use crate::bundle::Bundle;
 use crate::model::{
     ArrayShape, Emit, IntegerShape, Member, NumberShape, ObjectShape, Place, Protocol, Reading,
@@ -29,6 +29,7 @@ pub(super) fn compare_contract(
     };
     for problem in rust.unsupported() {
         walk.report(
+            MismatchKind::Unsupported,
             problem.at.pointer.clone(),
             format!(
                 "the Rust {} contract has a schema the gate cannot compare: {}",
@@ -39,6 +40,7 @@ pub(super) fn compare_contract(
     }
     for problem in schema.unsupported() {
         walk.report(
+            MismatchKind::Unsupported,
             problem.at.pointer.clone(),
             format!(
                 "{}: a schema the gate cannot compare: {}",
@@ -112,8 +114,12 @@ fn shown(place: &Place, contract: Contract) -> String {
 }
 
 impl Walk<'_> {
-    fn report(&mut self, path: String, message: String) {
-        self.out.push(Mismatch { path, message });
+    fn report(&mut self, kind: MismatchKind, path: String, message: String) {
+        self.out.push(Mismatch {
+            path,
+            kind,
+            message,
+        });
     }
 
     fn at(&self, place: &Place) -> String {
@@ -131,6 +137,7 @@ impl Walk<'_> {
                 None => {
                     let at = self.at(&Place::default());
                     self.report(
+                        MismatchKind::MissingFromSchema,
                         format!("Envelope.{}", self.rust.tag),
                         format!(
                             "value \"{}\" is {} by {rust_at}, missing from {at}",
@@ -155,6 +162,7 @@ impl Walk<'_> {
             if self.rust.variant(&variant.tag).is_none() {
                 let at = self.at(&variant.at);
                 self.report(
+                    MismatchKind::MissingFromRust,
                     format!("Envelope.{}", self.schema.tag),
                     format!(
                         "value \"{}\" is in {at}, missing from {rust_at}",
@@ -170,6 +178,7 @@ impl Walk<'_> {
         if a != b {
             let at = self.at(schema_at);
             self.report(
+                MismatchKind::TypeName,
                 path.to_owned(),
                 format!("is `{a}` in the Rust types but `{b}` in {at}"),
             );
@@ -191,12 +200,14 @@ impl Walk<'_> {
                 );
             }
             (None, _) => self.report(
+                MismatchKind::MissingFromRust,
                 a.to_owned(),
                 format!("the Rust contract has no definition of `{a}`"),
             ),
             (_, None) => {
                 let at = self.source.type_location(a);
                 self.report(
+                    MismatchKind::MissingFromSchema,
                     a.to_owned(),
                     format!(
                         "defined in {at}, missing from the {} bundle",
@@ -260,6 +271,7 @@ impl Walk<'_> {
                 };
                 let (rust_at, at) = (self.source.type_location(path), self.at(schema_at));
                 self.report(
+                    MismatchKind::VocabularyKind,
                     path.to_owned(),
                     format!(
                         "{} vocabulary in {rust_at}, {} in {at}",
@@ -293,6 +305,7 @@ impl Walk<'_> {
     fn differs(&mut self, path: &str, rust: &str, schema: &str, schema_at: &Place) {
         let at = self.at(schema_at);
         self.report(
+            MismatchKind::Shape,
             path.to_owned(),
             format!("is {rust} in the Rust types but {schema} in {at}"),
         );
@@ -363,12 +376,14 @@ impl Walk<'_> {
         let (rust_at, at) = (self.source.type_location(path), self.at(schema_at));
         for value in rust.iter().filter(|value| !schema.contains(value)) {
             self.report(
+                MismatchKind::MissingFromSchema,
                 path.to_owned(),
                 format!("value {value} is in {rust_at}, missing from {at}"),
             );
         }
         for value in schema.iter().filter(|value| !rust.contains(value)) {
             self.report(
+                MismatchKind::MissingFromRust,
                 path.to_owned(),
                 format!("value {value} is in {at}, missing from {rust_at}"),
             );
@@ -383,6 +398,7 @@ impl Walk<'_> {
             };
             let (rust_at, at) = (self.source.type_location(owner.name()), self.at(schema_at));
             self.report(
+                MismatchKind::UnknownMembers,
                 owner.name().to_owned(),
                 format!(
                     "{} in {rust_at}, {} in {at}",
@@ -408,6 +424,7 @@ impl Walk<'_> {
         if a.tag != b.tag {
             let at = self.at(schema_at);
             self.report(
+                MismatchKind::Tag,
                 path.to_owned(),
                 format!(
                     "tagged on `{}` in the Rust types but on `{}` in {at}",
@@ -424,6 +441,7 @@ impl Walk<'_> {
         {
             let at = self.at(schema_at);
             self.report(
+                MismatchKind::MissingFromSchema,
                 format!("{path}.{}", a.tag),
                 format!(
                     "value \"{}\" is {} by {rust_at}, missing from {at}",
@@ -439,6 +457,7 @@ impl Walk<'_> {
         {
             let at = self.at(&branch.at);
             self.report(
+                MismatchKind::MissingFromRust,
                 format!("{path}.{}", a.tag),
                 format!(
                     "value \"{}\" is in {at}, missing from {rust_at}",
@@ -476,6 +495,7 @@ impl Walk<'_> {
             let Some(other) = schema.iter().find(|other| other.name == member.name) else {
                 let at = self.at(schema_at);
                 self.report(
+                    MismatchKind::MissingFromSchema,
                     path,
                     format!(
                         "{} ({}) in {rust_at}, missing from {at}",
@@ -488,6 +508,7 @@ impl Walk<'_> {
             let at = self.at(&other.at);
             if member.required != other.required {
                 self.report(
+                    MismatchKind::Required,
                     path.clone(),
                     format!(
                         "{} in {rust_at}, {} in {at} ({} profile)",
@@ -508,6 +529,7 @@ impl Walk<'_> {
                     }
                 };
                 self.report(
+                    MismatchKind::Nullability,
                     path.clone(),
                     format!(
                         "{} in {rust_at}, {} in {at}",
@@ -530,6 +552,7 @@ impl Walk<'_> {
             let at = self.at(&member.at);
             let rust_at = self.source.type_location(owner.name());
             self.report(
+                MismatchKind::MissingFromRust,
                 path,
                 format!(
                     "{} in {at}, missing from {rust_at}",
