@@ -4,19 +4,21 @@
 //! nothing here prints or writes files: front ends (`cargo xtask`, `cgp`) render
 //! what these functions return.
 //!
-//! - [`source`]: load and check the hand-authored schemas under `schema/`.
-//! - [`bundle`]: build the self-contained `interop` and `strict` bundles.
-//! - [`corpus`]: extract the example corpus from SPEC.md.
-//! - [`validate`]: validate JSON against a bundle with precise errors.
-//! - [`json_text`]: JSON text with line/column positions for every pointer.
-//! - [`version`]: protocol versions.
-//! - [`model`]: the protocol model every gate and generator reads.
-//! - [`classify`]: what changed between two schema versions, and the bump it needs.
-//! - [`release`]: released versions (the frozen-bundle manifest) and the drift gate.
-//! - [`transcript`]: check messages as they travel (NDJSON lines, documents).
-//! - [`stream`]: check a whole NDJSON stream in order, on several threads.
-//! - [`conformance`]: drive a live provider as a host would and judge both sides.
+//! The modules are grouped by layer, each depending only on those above it:
+//!
+//! - [`text`]: JSON text with positions ([`json_text`]) and [`diagnostic`]s.
+//! - [`schema`]: loading ([`source`]), bundling ([`bundle`](mod@bundle)), [`version`]s and
+//!   the protocol [`model`] every gate and generator reads.
+//! - [`wire`]: checking messages: one value ([`validate`]), NDJSON lines
+//!   ([`transcript`]) and whole streams ([`stream`]).
 //! - [`semantic`]: the semantic rules of SPEC.md (B1, B3, F1, D1, P1–P3, H4, …).
+//! - [`conformance`]: drive a live provider as a host would and judge both sides.
+//! - [`compat`]: what changed between versions ([`classify`]) and the released
+//!   versions ([`release`]).
+//! - [`gates`]: the SPEC.md [`corpus`] and the [`sync`] gate.
+//!
+//! Each module is also reachable at the crate root (`cgp_schema::model`), which
+//! is how the rest of the workspace names them.
 
 // Input-derived data never panics the library: no unwrap/expect/panic and no
 // unchecked indexing outside tests (SECURITY.md). Tests may assert freely.
@@ -30,22 +32,19 @@
     )
 )]
 
-pub mod bundle;
-pub mod classify;
+pub mod compat;
 pub mod conformance;
-pub mod corpus;
-pub mod diagnostic;
-pub mod json_text;
-pub mod keywords;
-pub mod model;
-pub mod release;
+pub mod gates;
+pub mod schema;
 pub mod semantic;
-pub mod source;
-pub mod stream;
-pub mod sync;
-pub mod transcript;
-pub mod validate;
-pub mod version;
+pub mod text;
+pub mod wire;
+
+pub use compat::{classify, release};
+pub use gates::{corpus, sync};
+pub use schema::{bundle, keywords, model, source, version};
+pub use text::{diagnostic, json_text};
+pub use wire::{stream, transcript, validate};
 
 pub use bundle::{Bundle, Profile, bundle};
 pub use diagnostic::{Diagnostic, Diagnostics};
