@@ -11,6 +11,7 @@
 mod bundles;
 mod check;
 mod diff;
+mod github;
 mod render;
 mod style;
 mod validate;
@@ -82,13 +83,18 @@ enum Command {
         #[arg(value_name = "PATH")]
         paths: Vec<String>,
     },
-    /// Run a stdio provider and drive it as a host would, judging every line
-    /// both sides send (interop errors, strict warnings).
+    /// Drive a provider as a host would, judging every line both sides send
+    /// (interop errors, strict warnings): a stdio provider started from the
+    /// command after `--`, or an HTTP endpoint given with `--http`.
     Check {
-        /// Write the report as one JSON object.
-        #[arg(long)]
+        /// Output format.
+        #[arg(long, value_enum, default_value = "human")]
+        format: check::Format,
+        /// Write the report as one JSON object (the same as `--format json`).
+        #[arg(long, conflicts_with = "format")]
         json: bool,
-        /// Seconds to wait for each reply, and for the exit after shutdown.
+        /// Seconds to wait for each reply, and for the exit after shutdown; over
+        /// HTTP, for each whole request (connecting, sending, reading).
         #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_timeout)]
         timeout: Duration,
         /// Also check the per-message semantic rules (B3, F1, D1, P1-P3, ...).
@@ -97,10 +103,23 @@ enum Command {
         semantic: bool,
         /// Pass KEY=VALUE to the provider. Its environment is otherwise cleared
         /// but for PATH, HOME and LANG.
-        #[arg(long = "env", value_name = "KEY=VALUE", value_parser = parse_env)]
+        #[arg(long = "env", value_name = "KEY=VALUE", value_parser = parse_env, conflicts_with = "http")]
         env: Vec<(OsString, OsString)>,
+        /// Check the provider at this HTTP endpoint instead: one POST per
+        /// envelope. Plain http:// to a loopback host only (localhost,
+        /// 127.0.0.0/8, [::1]); https:// is not supported yet.
+        #[arg(long, value_name = "URL", conflicts_with = "command")]
+        http: Option<String>,
+        /// Send the token in the environment variable NAME as `Authorization:
+        /// Bearer`. The token is never printed.
+        #[arg(long, value_name = "NAME", requires = "http")]
+        bearer_env: Option<String>,
         /// The provider's command line, after `--`.
-        #[arg(last = true, required = true, value_name = "PROGRAM [ARGS]")]
+        #[arg(
+            last = true,
+            required_unless_present = "http",
+            value_name = "PROGRAM [ARGS]"
+        )]
         command: Vec<OsString>,
     },
     /// Classify what changed between two schema versions (schema directories or
@@ -156,10 +175,13 @@ fn main() -> ExitCode {
             validate::run(&options, &validator)
         }
         Command::Check {
+            format,
             json,
             timeout,
             semantic,
             env,
+            http,
+            bearer_env,
             command,
         } => {
             let validators = bundles::validator(Profile::Interop)
@@ -171,12 +193,15 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
+            let provider = match http {
+                Some(url) => check::Provider::Http { url, bearer_env },
+                None => check::Provider::Command { command, env },
+            };
             let options = check::Options {
-                json,
+                format: if json { check::Format::Json } else { format },
                 timeout,
                 semantic,
-                env,
-                command,
+                provider,
             };
             check::run(&options, &interop, &strict)
         }
