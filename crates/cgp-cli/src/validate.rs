@@ -1,5 +1,6 @@
 //! `cgp validate`: rendering the library's verdicts on transcripts.
 
+use crate::github::{Annotation, Level};
 use crate::render::{absolute, finding_json, finding_text};
 use crate::style::{Style, printable};
 use cgp_schema::Validator;
@@ -19,6 +20,9 @@ pub enum Format {
     Human,
     /// One JSON object per input message, then `{"summary": …}`.
     Json,
+    /// GitHub Actions annotations, `::error file=…,line=…,col=…,title=…::…`,
+    /// one per error, then `N passed, M failed`.
+    Github,
 }
 
 /// What `cgp validate` was asked to do.
@@ -39,6 +43,9 @@ pub struct Options {
 /// The largest JSON document `--json-document` reads: the 16 MiB the HTTP
 /// transport allows a body.
 pub const MAX_DOCUMENT_BYTES: usize = MAX_LINE_BYTES;
+
+/// How standard input is named in the report.
+const STDIN: &str = "<stdin>";
 
 #[derive(Debug, Default)]
 struct Totals {
@@ -65,6 +72,22 @@ impl<W: Write> Output<W> {
             Format::Human => {
                 for finding in &checked.findings {
                     self.human(file, line, checked.variant, finding)?;
+                }
+                Ok(())
+            }
+            Format::Github => {
+                for finding in &checked.findings {
+                    let (line, column) = absolute(line, finding);
+                    let annotation = Annotation {
+                        level: Level::Error,
+                        // Standard input is no file of the repository.
+                        file: Some(file).filter(|&file| file != STDIN),
+                        line: Some(line),
+                        column: Some(column),
+                        title: "cgp validate",
+                        message: &finding_text(self.style, checked.variant, finding),
+                    };
+                    writeln!(self.out, "{annotation}")?;
                 }
                 Ok(())
             }
@@ -107,7 +130,7 @@ impl<W: Write> Output<W> {
     fn summary(&mut self) -> io::Result<()> {
         let Totals { passed, failed } = self.totals;
         match self.format {
-            Format::Human => {
+            Format::Human | Format::Github => {
                 let style = self.style;
                 let passed_text = format!("{passed} passed");
                 let failed_text = format!("{failed} failed");
@@ -138,7 +161,7 @@ pub fn run(options: &Options, validator: &Validator) -> ExitCode {
     let stdout = io::stdout();
     let style = match options.format {
         Format::Human => Style::detect(&stdout),
-        Format::Json => Style::plain(),
+        Format::Json | Format::Github => Style::plain(),
     };
     let mut output = Output {
         out: BufWriter::with_capacity(1 << 16, stdout.lock()),
@@ -155,7 +178,7 @@ pub fn run(options: &Options, validator: &Validator) -> ExitCode {
     for path in &paths {
         let (shown, reader): (&str, Box<dyn BufRead + Send>) = if path == "-" {
             (
-                "<stdin>",
+                STDIN,
                 Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
             )
         } else {
