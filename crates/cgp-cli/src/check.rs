@@ -2,7 +2,7 @@
 //! conformance report.
 
 use crate::github::{Annotation, Level};
-use crate::render::{finding_json, finding_text};
+use crate::render::{Format, finding_json, finding_text};
 use crate::style::{Style, printable};
 use cgp_schema::Validator;
 use cgp_schema::conformance::http::{Bearer, Endpoint, HttpProvider};
@@ -13,17 +13,6 @@ use std::ffi::OsString;
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::Duration;
-
-/// How the report is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// One line per step, its problems under it, then a summary.
-    Human,
-    /// One JSON object.
-    Json,
-    /// GitHub Actions annotations (`::error title=…::…`), then the summary.
-    Github,
-}
 
 /// Which provider to check.
 #[derive(Debug, Clone)]

@@ -1,21 +1,11 @@
 //! `cgp diff`: rendering the classifier's comparison of two schema versions.
 
 use crate::github::{Annotation, Level};
+use crate::render::Format;
 use cgp_schema::classify::{self, Bump, Comparison};
 use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
-
-/// How the comparison is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// `file:line: RULE /pointer (directions) requires a … bump: message`.
-    Human,
-    /// One JSON object: `{"required_bump", "changes": [...]}`.
-    Json,
-    /// GitHub Actions annotations (`::error file=…,line=…::…`).
-    Github,
-}
 
 /// The smallest bump that makes `cgp diff` fail.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

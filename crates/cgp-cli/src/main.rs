@@ -4,7 +4,8 @@
 //! A thin front end: the checks live in `cgp-schema` (`transcript`, `semantic`,
 //! `conformance`); this crate parses arguments, renders results and picks the
 //! exit code. The published bundles are embedded, so `cgp` reads no files but
-//! its inputs and never touches the network.
+//! its inputs and never touches the network, but for the loopback endpoint
+//! `cgp check --http` is given.
 //!
 //! Exit codes: 0 all good, 1 something is invalid, 2 usage or I/O error.
 
@@ -66,7 +67,7 @@ enum Command {
         profile: ProfileArg,
         /// Output format.
         #[arg(long, value_enum, default_value = "human")]
-        format: validate::Format,
+        format: render::Format,
         /// Also check the semantic rules of SPEC.md (B1, B3, B4, D1, F1-F5, F11,
         /// F13, G1, G2, H3, H4, P1-P3, P5, C5); each error names its rule.
         #[arg(long)]
@@ -89,7 +90,7 @@ enum Command {
     Check {
         /// Output format.
         #[arg(long, value_enum, default_value = "human")]
-        format: check::Format,
+        format: render::Format,
         /// Write the report as one JSON object (the same as `--format json`).
         #[arg(long, conflicts_with = "format")]
         json: bool,
@@ -131,7 +132,7 @@ enum Command {
         new: PathBuf,
         /// Output format.
         #[arg(long, value_enum, default_value = "human")]
-        format: diff::Format,
+        format: render::Format,
         /// Exit 1 when a change requires at least this bump.
         #[arg(long, value_enum)]
         fail_on: Option<diff::FailOn>,
@@ -198,7 +199,7 @@ fn main() -> ExitCode {
                 None => check::Provider::Command { command, env },
             };
             let options = check::Options {
-                format: if json { check::Format::Json } else { format },
+                format: if json { render::Format::Json } else { format },
                 timeout,
                 semantic,
                 provider,

@@ -1,7 +1,7 @@
 //! `cgp validate`: rendering the library's verdicts on transcripts.
 
 use crate::github::{Annotation, Level};
-use crate::render::{absolute, finding_json, finding_text};
+use crate::render::{Format, absolute, finding_json, finding_text};
 use crate::style::{Style, printable};
 use cgp_schema::Validator;
 use cgp_schema::stream::{LineVerdict, StreamError, StreamOptions, check_stream};
@@ -11,19 +11,6 @@ use serde_json::{Value, json};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::process::ExitCode;
-
-/// How results are written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// `FILE:LINE:COL: <variant>: <pointer>: <message> (<origin>)`, one line per
-    /// error, then `N passed, M failed`.
-    Human,
-    /// One JSON object per input message, then `{"summary": …}`.
-    Json,
-    /// GitHub Actions annotations, `::error file=…,line=…,col=…,title=…::…`,
-    /// one per error, then `N passed, M failed`.
-    Github,
-}
 
 /// What `cgp validate` was asked to do.
 #[derive(Debug, Clone)]
