@@ -54,16 +54,29 @@ struct Checked {
     text: String,
 }
 
+/// A provider ready for the conversation.
+struct Connected {
+    peer: Box<dyn Peer>,
+    checked: Checked,
+    /// The stdio provider's process group.
+    group: Option<u32>,
+}
+
 /// Runs `cgp check`: 0 when no error was found, 1 when one was, 2 when the
 /// provider cannot be started or reached as configured.
 pub fn run(options: &Options, interop: &Validator, strict: &Validator) -> ExitCode {
-    let (mut peer, checked) = match connect(options) {
+    let Connected {
+        mut peer,
+        checked,
+        group,
+    } = match connect(options) {
         Ok(connected) => connected,
         Err(message) => {
             eprintln!("cgp check: {message}");
             return ExitCode::from(2);
         }
     };
+    let interrupt = group.map(interrupt::kill_on_signal);
     let report = conformance::run(
         peer.as_mut(),
         interop,
@@ -74,6 +87,9 @@ pub fn run(options: &Options, interop: &Validator, strict: &Validator) -> ExitCo
         },
     );
     drop(peer);
+    if let Some(armed) = interrupt {
+        interrupt::disarm(&armed);
+    }
     let stdout = io::stdout();
     let written = match options.format {
         Format::Json => {
@@ -102,8 +118,9 @@ pub fn run(options: &Options, interop: &Validator, strict: &Validator) -> ExitCo
     }
 }
 
-/// Starts the stdio provider, or sets up the HTTP one (nothing is sent yet).
-fn connect(options: &Options) -> Result<(Box<dyn Peer>, Checked), String> {
+/// Starts the stdio provider, or sets up the HTTP one (nothing is sent yet);
+/// the stdio provider's process group comes with it.
+fn connect(options: &Options) -> Result<Connected, String> {
     match &options.provider {
         Provider::Command { command, env } => {
             let Some((program, args)) = command.split_first() else {
@@ -125,7 +142,12 @@ fn connect(options: &Options) -> Result<(Box<dyn Peer>, Checked), String> {
                 text: shown.join(" "),
                 value: json!(shown),
             };
-            Ok((Box::new(provider), checked))
+            let group = provider.process_group();
+            Ok(Connected {
+                peer: Box::new(provider),
+                checked,
+                group: Some(group),
+            })
         }
         Provider::Http { url, bearer_env } => {
             let endpoint =
@@ -154,8 +176,53 @@ fn connect(options: &Options) -> Result<(Box<dyn Peer>, Checked), String> {
                 text: format!("POST {url}"),
                 value: json!(url),
             };
-            Ok((Box::new(provider), checked))
+            Ok(Connected {
+                peer: Box::new(provider),
+                checked,
+                group: None,
+            })
         }
+    }
+}
+
+/// Ending the provider when `cgp check` is interrupted. The provider leads a
+/// process group of its own, so the terminal's Ctrl-C does not reach it; on
+/// SIGINT, SIGTERM or SIGHUP `cgp check` kills that group and exits with
+/// 128 + the signal.
+mod interrupt {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    /// Watches for the signals while the returned group id is not zero.
+    pub fn kill_on_signal(group: u32) -> Arc<AtomicU32> {
+        let armed = Arc::new(AtomicU32::new(group));
+        #[cfg(unix)]
+        {
+            use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+            // Without the handler the signals keep their default: cgp ends,
+            // and the provider ends when it finds its input closed.
+            if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
+            {
+                let watched = Arc::clone(&armed);
+                let _ = std::thread::Builder::new()
+                    .name("cgp-check-signals".into())
+                    .spawn(move || {
+                        if let Some(signal) = signals.forever().next() {
+                            let group = watched.load(Ordering::SeqCst);
+                            if group != 0 {
+                                cgp_schema::conformance::stdio::kill_process_group(group);
+                            }
+                            std::process::exit(128 + signal);
+                        }
+                    });
+            }
+        }
+        armed
+    }
+
+    /// The provider has been reaped: its group id may name another group now.
+    pub fn disarm(armed: &AtomicU32) {
+        armed.store(0, Ordering::SeqCst);
     }
 }
 

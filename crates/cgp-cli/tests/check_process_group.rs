@@ -114,3 +114,42 @@ fn a_grandchild_left_by_a_provider_that_exits_is_killed() {
     );
     assert_gone("the sleeping grandchild", pid_in(&pid_file));
 }
+
+#[test]
+fn an_interrupted_check_kills_the_provider_group() {
+    // The provider is not in the terminal's process group, so Ctrl-C reaches
+    // only cgp check, which must take the provider and its grandchild along.
+    for signal in ["INT", "TERM"] {
+        let state = scratch(&format!("group-interrupt-{signal}.json"));
+        let pid_file = scratch(&format!("group-interrupt-{signal}.pid"));
+        let mut cgp = Command::new(env!("CARGO_BIN_EXE_cgp"))
+            .args(["check", "--json", "--timeout", "60", "--env"])
+            .arg(format!("CGP_TEST_STATE={}", state.display()))
+            .args(["--", "bash", "-c"])
+            .arg(format!(
+                "sleep 600 & echo $! > {}; exec python3 {PROVIDER} hang",
+                pid_file.display()
+            ))
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("cgp runs");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !(state.exists() && pid_file.exists()) {
+            assert!(Instant::now() < deadline, "the provider did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // The pid files are written before the handshake is answered, and
+        // the hanging provider never answers a query: cgp check is waiting.
+        std::thread::sleep(Duration::from_millis(200));
+        let killed = Command::new("kill")
+            .args([format!("-{signal}"), cgp.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(killed.success());
+        let status = cgp.wait().expect("cgp ends");
+        let expected = if signal == "INT" { 130 } else { 143 };
+        assert_eq!(status.code(), Some(expected), "SIG{signal}");
+        assert_gone("the provider", pid_in(&state));
+        assert_gone("the sleeping grandchild", pid_in(&pid_file));
+    }
+}

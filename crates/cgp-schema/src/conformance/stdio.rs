@@ -102,19 +102,35 @@ impl ChildProvider {
         status.to_string()
     }
 
-    /// Sends `SIGKILL` to the child's process group: the child and everything
-    /// it started that did not leave the group. Harmless when the group is
-    /// already empty. Off Unix, only the child is killed.
+    /// The provider's process group, for [`kill_process_group`] from where the
+    /// [`ChildProvider`] is out of reach (a signal handler).
+    pub fn process_group(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Kills the child's process group, then the child itself (off Unix, only
+    /// the child).
     fn kill_group(&mut self) {
-        #[cfg(unix)]
-        {
-            let group = rustix::process::Pid::from_child(&self.child);
-            // An error means no process is left in the group.
-            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
-        }
+        kill_process_group(self.process_group());
         // An error means the child has already exited; `wait` reaps it either way.
         let _ = self.child.kill();
     }
+}
+
+/// Sends `SIGKILL` to process group `group`: a provider and everything it
+/// started that did not leave the group. Harmless when the group is already
+/// empty; does nothing off Unix.
+pub fn kill_process_group(group: u32) {
+    #[cfg(unix)]
+    if let Some(group) = i32::try_from(group)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    {
+        // An error means no process is left in the group.
+        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+    }
+    #[cfg(not(unix))]
+    let _ = group;
 }
 
 /// Reads the provider's output a line at a time, at most [`MAX_LINE_BYTES`] a
