@@ -25,6 +25,8 @@ enum Mode {
     Good,
     /// As `Good`, with a frame whose score is the string "0.5".
     BadSchema,
+    /// As `Good`, naming itself after the Authorization header it got.
+    EchoToken,
     /// `307 Temporary Redirect` to another server.
     Redirect,
     /// `500`, echoing the request's Authorization header in the body.
@@ -156,16 +158,19 @@ fn answer(
             return Ok(());
         }
         Mode::Slow => std::thread::sleep(Duration::from_secs(3)),
-        Mode::Good | Mode::BadSchema => {}
+        Mode::Good | Mode::BadSchema | Mode::EchoToken => {}
     }
     if let Some(token) = token {
         if authorization != format!("Bearer {token}") {
             return respond(stream, "401 Unauthorized", "", b"who are you?");
         }
     }
-    let Some(reply) = reply(mode, &request.body) else {
+    let Some(mut reply) = reply(mode, &request.body) else {
         return respond(stream, "204 No Content", "", b"");
     };
+    if mode == Mode::EchoToken && reply["type"] == "handshake_ack" {
+        reply["provider"]["name"] = json!(authorization);
+    }
     // Pretty-printed, and the handshake_ack chunked: the body is one envelope
     // whatever its whitespace and framing.
     let body = serde_json::to_string_pretty(&reply).expect("JSON");
@@ -361,6 +366,13 @@ fn a_bearer_token_is_sent_and_never_printed() {
             );
         }
     }
+    // An endpoint that echoes the token in a reply does not get it printed.
+    let echo = serve(Mode::EchoToken, Some(TOKEN), "");
+    let (output, report) = check_json(&echo.url, &["--bearer-env", "CGP_TEST_TOKEN"], Some(TOKEN));
+    assert_eq!(output.status.code(), Some(0), "{report:#}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(!stdout.contains(TOKEN), "the echoed token was printed");
+    assert!(stdout.contains("Bearer *****"), "{stdout}");
     let requests = server.requests();
     assert!(!requests.is_empty());
     for request in &requests {

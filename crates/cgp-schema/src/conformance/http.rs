@@ -9,8 +9,9 @@
 //! `3xx` fails the exchange), reports `401` as a refused credential, reads at
 //! most [`MAX_BODY_BYTES`] of a body, and bounds every exchange, connecting
 //! included, by one deadline. A bearer token is sent as `Authorization: Bearer`
-//! and never rendered: [`Bearer`] prints as `Bearer(<redacted>)` and the token
-//! is cut out of anything the endpoint echoes into an error.
+//! and never rendered: [`Bearer`] prints as `Bearer(<redacted>)`, and the
+//! token is cut out of anything the endpoint echoes back (an error's text, or
+//! a reply, where it is overwritten with `*` so the line keeps its length).
 
 use super::{Peer, Received};
 use cgp_types::MAX_LINE_BYTES;
@@ -223,6 +224,24 @@ impl Bearer {
     fn redact(&self, text: &str) -> String {
         text.replace(&self.0, "<redacted>")
     }
+
+    /// Overwrites every occurrence of the token in a reply with as many `*`,
+    /// so that the line keeps its length and its positions when it is judged
+    /// and shown.
+    fn mask(&self, bytes: &mut [u8]) {
+        let token = self.0.as_bytes();
+        let mut start = 0;
+        while let Some(found) = bytes
+            .get(start..)
+            .and_then(|rest| rest.windows(token.len()).position(|window| window == token))
+        {
+            let at = start + found;
+            if let Some(occurrence) = bytes.get_mut(at..at + token.len()) {
+                occurrence.fill(b'*');
+            }
+            start = at + token.len();
+        }
+    }
 }
 
 impl fmt::Debug for Bearer {
@@ -315,10 +334,15 @@ impl HttpProvider {
         let described = format!("HTTP {status} {}", printable_reason(&response.reason));
         if (200..300).contains(&status) {
             let received = match read_body(&mut reader, &response, MAX_BODY_BYTES)? {
-                Body::Complete(bytes) => Received::Line {
-                    bytes,
-                    terminated: true,
-                },
+                Body::Complete(mut bytes) => {
+                    if let Some(bearer) = &self.bearer {
+                        bearer.mask(&mut bytes);
+                    }
+                    Received::Line {
+                        bytes,
+                        terminated: true,
+                    }
+                }
                 Body::TooLarge {
                     announced: Some(length),
                 } => Received::Failed(format!(
@@ -726,6 +750,9 @@ mod tests {
             "Bearer(<redacted>) Bearer(<redacted>)"
         );
         assert_eq!(bearer.redact("echo s3cret-token"), "echo <redacted>");
+        let mut reply = b"{\"a\":\"s3cret-token s3cret-tokens3cret-token\"}".to_vec();
+        bearer.mask(&mut reply);
+        assert_eq!(reply, b"{\"a\":\"************ ************************\"}");
         assert!(Bearer::new(String::new()).is_err());
         let error = Bearer::new("two\r\nlines".into()).expect_err("refused");
         assert!(!error.contains("lines"), "{error}");
