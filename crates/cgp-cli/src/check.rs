@@ -65,6 +65,9 @@ struct Connected {
 /// Runs `cgp check`: 0 when no error was found, 1 when one was, 2 when the
 /// provider cannot be started or reached as configured.
 pub fn run(options: &Options, interop: &Validator, strict: &Validator) -> ExitCode {
+    // Watching before the provider starts leaves no moment when an interrupt
+    // would end cgp check and leave the provider running.
+    let interrupt = interrupt::watch();
     let Connected {
         mut peer,
         checked,
@@ -76,7 +79,9 @@ pub fn run(options: &Options, interop: &Validator, strict: &Validator) -> ExitCo
             return ExitCode::from(2);
         }
     };
-    let interrupt = group.map(interrupt::kill_on_signal);
+    if let Some(group) = group {
+        interrupt::arm(&interrupt, group);
+    }
     let report = conformance::run(
         peer.as_mut(),
         interop,
@@ -87,9 +92,7 @@ pub fn run(options: &Options, interop: &Validator, strict: &Validator) -> ExitCo
         },
     );
     drop(peer);
-    if let Some(armed) = interrupt {
-        interrupt::disarm(&armed);
-    }
+    interrupt::disarm(&interrupt);
     let stdout = io::stdout();
     let written = match options.format {
         Format::Json => {
@@ -193,9 +196,10 @@ mod interrupt {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicU32, Ordering};
 
-    /// Watches for the signals while the returned group id is not zero.
-    pub fn kill_on_signal(group: u32) -> Arc<AtomicU32> {
-        let armed = Arc::new(AtomicU32::new(group));
+    /// Watches for the signals from now on; the group to kill is set with
+    /// [`arm`] (none yet: zero).
+    pub fn watch() -> Arc<AtomicU32> {
+        let armed = Arc::new(AtomicU32::new(0));
         #[cfg(unix)]
         {
             use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
@@ -218,6 +222,11 @@ mod interrupt {
             }
         }
         armed
+    }
+
+    /// The provider's group is to be killed on a signal.
+    pub fn arm(armed: &AtomicU32, group: u32) {
+        armed.store(group, Ordering::SeqCst);
     }
 
     /// The provider has been reaped: its group id may name another group now.
