@@ -192,6 +192,8 @@ pub fn classify(data: &[u8]) {
     for comparison in [classify::classify(old, &new), classify::classify(&new, old)] {
         let _ = comparison.to_human();
         let _ = comparison.to_json();
-        let _ = comparison.to_github();
+        for change in &comparison.changes {
+            let _ = (change.location(), change.headline());
+        }
     }
 }

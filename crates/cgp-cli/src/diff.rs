@@ -1,20 +1,11 @@
 //! `cgp diff`: rendering the classifier's comparison of two schema versions.
 
-use cgp_schema::classify::{self, Bump};
+use crate::github::{Annotation, Level};
+use crate::render::Format;
+use cgp_schema::classify::{self, Bump, Comparison};
 use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
-
-/// How the comparison is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// `file:line: RULE /pointer (directions) requires a … bump: message`.
-    Human,
-    /// One JSON object: `{"required_bump", "changes": [...]}`.
-    Json,
-    /// GitHub Actions annotations (`::error file=…,line=…::…`).
-    Github,
-}
 
 /// The smallest bump that makes `cgp diff` fail.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -53,7 +44,7 @@ pub fn run(old: &Path, new: &Path, format: Format, fail_on: Option<FailOn>) -> E
             text.push('\n');
             text
         }
-        Format::Github => comparison.to_github(),
+        Format::Github => github(&comparison),
     };
     let mut stdout = io::stdout().lock();
     if let Err(error) = stdout
@@ -68,5 +59,43 @@ pub fn run(old: &Path, new: &Path, format: Format, fail_on: Option<FailOn>) -> E
     match fail_on {
         Some(level) if comparison.required_bump >= Bump::from(level) => ExitCode::from(1),
         _ => ExitCode::SUCCESS,
+    }
+}
+
+/// One annotation per change: `::error` for a major bump, `::warning` for a
+/// minor one, `::notice` for the rest, on the change's file and line when known.
+fn github(comparison: &Comparison) -> String {
+    let mut out = String::new();
+    for change in &comparison.changes {
+        let location = change.location();
+        let annotation = Annotation {
+            level: level(change.required_bump),
+            file: location.map(|location| location.file.as_str()),
+            line: location.map(|location| location.line),
+            column: None,
+            title: change.rule.id(),
+            message: &change.headline(),
+        };
+        out.push_str(&format!("{annotation}\n"));
+    }
+    out
+}
+
+fn level(bump: Bump) -> Level {
+    match bump {
+        Bump::Major => Level::Error,
+        Bump::Minor => Level::Warning,
+        Bump::None => Level::Notice,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn annotation_levels_follow_the_bump() {
+        let levels = [Bump::Major, Bump::Minor, Bump::None].map(level);
+        assert_eq!(levels, [Level::Error, Level::Warning, Level::Notice]);
     }
 }

@@ -4,13 +4,15 @@
 //! A thin front end: the checks live in `cgp-schema` (`transcript`, `semantic`,
 //! `conformance`); this crate parses arguments, renders results and picks the
 //! exit code. The published bundles are embedded, so `cgp` reads no files but
-//! its inputs and never touches the network.
+//! its inputs and never touches the network, but for the loopback endpoint
+//! `cgp check --http` is given.
 //!
 //! Exit codes: 0 all good, 1 something is invalid, 2 usage or I/O error.
 
 mod bundles;
 mod check;
 mod diff;
+mod github;
 mod render;
 mod style;
 mod validate;
@@ -65,7 +67,7 @@ enum Command {
         profile: ProfileArg,
         /// Output format.
         #[arg(long, value_enum, default_value = "human")]
-        format: validate::Format,
+        format: render::Format,
         /// Also check the semantic rules of SPEC.md (B1, B3, B4, D1, F1-F5, F11,
         /// F13, G1, G2, H3, H4, P1-P3, P5, C5); each error names its rule.
         #[arg(long)]
@@ -82,13 +84,18 @@ enum Command {
         #[arg(value_name = "PATH")]
         paths: Vec<String>,
     },
-    /// Run a stdio provider and drive it as a host would, judging every line
-    /// both sides send (interop errors, strict warnings).
+    /// Drive a provider as a host would, judging every line both sides send
+    /// (interop errors, strict warnings): a stdio provider started from the
+    /// command after `--`, or an HTTP endpoint given with `--http`.
     Check {
-        /// Write the report as one JSON object.
-        #[arg(long)]
+        /// Output format.
+        #[arg(long, value_enum, default_value = "human")]
+        format: render::Format,
+        /// Write the report as one JSON object (the same as `--format json`).
+        #[arg(long, conflicts_with = "format")]
         json: bool,
-        /// Seconds to wait for each reply, and for the exit after shutdown.
+        /// Seconds to wait for each reply, and for the exit after shutdown; over
+        /// HTTP, for each whole request (connecting, sending, reading).
         #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_timeout)]
         timeout: Duration,
         /// Also check the per-message semantic rules (B3, F1, D1, P1-P3, ...).
@@ -97,10 +104,23 @@ enum Command {
         semantic: bool,
         /// Pass KEY=VALUE to the provider. Its environment is otherwise cleared
         /// but for PATH, HOME and LANG.
-        #[arg(long = "env", value_name = "KEY=VALUE", value_parser = parse_env)]
+        #[arg(long = "env", value_name = "KEY=VALUE", value_parser = parse_env, conflicts_with = "http")]
         env: Vec<(OsString, OsString)>,
+        /// Check the provider at this HTTP endpoint instead: one POST per
+        /// envelope. Plain http:// to a loopback host only (localhost,
+        /// 127.0.0.0/8, [::1]); https:// is not supported yet.
+        #[arg(long, value_name = "URL", conflicts_with = "command")]
+        http: Option<String>,
+        /// Send the token in the environment variable NAME as `Authorization:
+        /// Bearer`. The token is never printed.
+        #[arg(long, value_name = "NAME", requires = "http")]
+        bearer_env: Option<String>,
         /// The provider's command line, after `--`.
-        #[arg(last = true, required = true, value_name = "PROGRAM [ARGS]")]
+        #[arg(
+            last = true,
+            required_unless_present = "http",
+            value_name = "PROGRAM [ARGS]"
+        )]
         command: Vec<OsString>,
     },
     /// Classify what changed between two schema versions (schema directories or
@@ -112,7 +132,7 @@ enum Command {
         new: PathBuf,
         /// Output format.
         #[arg(long, value_enum, default_value = "human")]
-        format: diff::Format,
+        format: render::Format,
         /// Exit 1 when a change requires at least this bump.
         #[arg(long, value_enum)]
         fail_on: Option<diff::FailOn>,
@@ -156,10 +176,13 @@ fn main() -> ExitCode {
             validate::run(&options, &validator)
         }
         Command::Check {
+            format,
             json,
             timeout,
             semantic,
             env,
+            http,
+            bearer_env,
             command,
         } => {
             let validators = bundles::validator(Profile::Interop)
@@ -171,12 +194,15 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
+            let provider = match http {
+                Some(url) => check::Provider::Http { url, bearer_env },
+                None => check::Provider::Command { command, env },
+            };
             let options = check::Options {
-                json,
+                format: if json { render::Format::Json } else { format },
                 timeout,
                 semantic,
-                env,
-                command,
+                provider,
             };
             check::run(&options, &interop, &strict)
         }

@@ -1,9 +1,23 @@
-//! Rendering findings, shared by `cgp validate` and `cgp check`.
+//! Rendering findings, shared by `cgp validate` and `cgp check`, and the
+//! output formats every subcommand offers.
 
 use crate::style::{Style, printable};
 use cgp_schema::transcript::Finding;
 use cgp_types::Variant;
 use serde_json::{Map, Value};
+
+/// How a subcommand writes its report (`--format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// For reading: one line per problem (`FILE:LINE:COL: …`, or under its step
+    /// for `cgp check`), then a summary.
+    Human,
+    /// For programs: JSON (README.md describes each subcommand's shape).
+    Json,
+    /// GitHub Actions annotations (`::error file=…,line=…,col=…,title=…::…`),
+    /// then the summary.
+    Github,
+}
 
 /// `<variant>: <instance pointer>: <message> (<origin>)`, with control
 /// characters escaped.

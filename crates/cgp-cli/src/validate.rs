@@ -1,6 +1,7 @@
 //! `cgp validate`: rendering the library's verdicts on transcripts.
 
-use crate::render::{absolute, finding_json, finding_text};
+use crate::github::{Annotation, Level};
+use crate::render::{Format, absolute, finding_json, finding_text};
 use crate::style::{Style, printable};
 use cgp_schema::Validator;
 use cgp_schema::stream::{LineVerdict, StreamError, StreamOptions, check_stream};
@@ -10,16 +11,6 @@ use serde_json::{Value, json};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::process::ExitCode;
-
-/// How results are written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// `FILE:LINE:COL: <variant>: <pointer>: <message> (<origin>)`, one line per
-    /// error, then `N passed, M failed`.
-    Human,
-    /// One JSON object per input message, then `{"summary": …}`.
-    Json,
-}
 
 /// What `cgp validate` was asked to do.
 #[derive(Debug, Clone)]
@@ -39,6 +30,9 @@ pub struct Options {
 /// The largest JSON document `--json-document` reads: the 16 MiB the HTTP
 /// transport allows a body.
 pub const MAX_DOCUMENT_BYTES: usize = MAX_LINE_BYTES;
+
+/// How standard input is named in the report.
+const STDIN: &str = "<stdin>";
 
 #[derive(Debug, Default)]
 struct Totals {
@@ -65,6 +59,22 @@ impl<W: Write> Output<W> {
             Format::Human => {
                 for finding in &checked.findings {
                     self.human(file, line, checked.variant, finding)?;
+                }
+                Ok(())
+            }
+            Format::Github => {
+                for finding in &checked.findings {
+                    let (line, column) = absolute(line, finding);
+                    let annotation = Annotation {
+                        level: Level::Error,
+                        // Standard input is no file of the repository.
+                        file: Some(file).filter(|&file| file != STDIN),
+                        line: Some(line),
+                        column: Some(column),
+                        title: "cgp validate",
+                        message: &finding_text(self.style, checked.variant, finding),
+                    };
+                    writeln!(self.out, "{annotation}")?;
                 }
                 Ok(())
             }
@@ -107,7 +117,7 @@ impl<W: Write> Output<W> {
     fn summary(&mut self) -> io::Result<()> {
         let Totals { passed, failed } = self.totals;
         match self.format {
-            Format::Human => {
+            Format::Human | Format::Github => {
                 let style = self.style;
                 let passed_text = format!("{passed} passed");
                 let failed_text = format!("{failed} failed");
@@ -138,7 +148,7 @@ pub fn run(options: &Options, validator: &Validator) -> ExitCode {
     let stdout = io::stdout();
     let style = match options.format {
         Format::Human => Style::detect(&stdout),
-        Format::Json => Style::plain(),
+        Format::Json | Format::Github => Style::plain(),
     };
     let mut output = Output {
         out: BufWriter::with_capacity(1 << 16, stdout.lock()),
@@ -155,7 +165,7 @@ pub fn run(options: &Options, validator: &Validator) -> ExitCode {
     for path in &paths {
         let (shown, reader): (&str, Box<dyn BufRead + Send>) = if path == "-" {
             (
-                "<stdin>",
+                STDIN,
                 Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
             )
         } else {

@@ -3,6 +3,7 @@
 //!
 //! Regenerate the golden files with `UPDATE_GOLDEN=1 cargo test -p cgp-cli`.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -74,6 +75,50 @@ fn human_output_names_every_kind_of_error() {
             "rule {rule} missing"
         );
     }
+}
+
+#[test]
+fn github_output_is_one_annotation_per_error_then_the_summary() {
+    let output = cgp(&["validate", "--format", "github", "annotations.ndjson"]);
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = text(&output.stdout);
+    golden("annotations.github", &stdout);
+    let (summary, annotations) = stdout
+        .lines()
+        .collect::<Vec<_>>()
+        .split_last()
+        .map_or(("", Vec::new()), |(last, rest)| (*last, rest.to_vec()));
+    assert_eq!(summary, "2 passed, 9 failed");
+    assert!(!annotations.is_empty());
+    for annotation in annotations {
+        assert!(
+            annotation.starts_with("::error file=annotations.ndjson,line=")
+                && annotation.contains(",col=")
+                && annotation.contains(",title=cgp validate::"),
+            "{annotation}"
+        );
+    }
+    // What the transcript says cannot end the command or start another one.
+    assert!(!stdout.contains("\n::warning"), "{stdout}");
+    assert!(stdout.contains("100%25"), "{stdout}");
+    // Standard input is no file to point at.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cgp"))
+        .args(["validate", "--format", "github"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("cgp runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"[1]\n")
+        .expect("write");
+    let output = child.wait_with_output().expect("cgp ends");
+    assert_eq!(
+        text(&output.stdout).lines().next().unwrap_or_default(),
+        "::error title=cgp validate::-: /: expected an envelope object, found an array of 1 item(s) (schema /type)"
+    );
 }
 
 #[test]

@@ -947,11 +947,7 @@ fn odd_bundles_do_not_panic() {
     for old in &sides {
         for new in &sides {
             let comparison = classify::classify(old, new);
-            let _ = (
-                comparison.to_human(),
-                comparison.to_json(),
-                comparison.to_github(),
-            );
+            let _ = (comparison.to_human(), comparison.to_json());
             compared += 1;
         }
     }
@@ -1062,16 +1058,20 @@ fn locations_point_into_both_versions() {
             }]
         })
     );
+    let change = &comparison.changes[0];
+    let location = change.location().expect("a location");
     assert_eq!(
-        comparison.to_github(),
-        format!(
-            "::error file=schema/types/query.schema.json,line={new_line},title=FIELD_REMOVED::FIELD_REMOVED /Query/as_of (host-to-provider) requires a major bump: the member `as_of` was removed; deprecate it instead (SPEC U4)\n"
-        )
+        (location.file.as_str(), location.line),
+        ("schema/types/query.schema.json", new_line)
+    );
+    assert_eq!(
+        change.headline(),
+        "FIELD_REMOVED /Query/as_of (host-to-provider) requires a major bump: the member `as_of` was removed; deprecate it instead (SPEC U4)"
     );
 }
 
 #[test]
-fn github_levels_follow_the_bump() {
+fn an_added_optional_member_is_minor_and_a_description_edit_needs_no_bump() {
     let old = base();
     let mut new = base();
     members(&mut new, QUERY).insert(
@@ -1080,12 +1080,12 @@ fn github_levels_follow_the_bump() {
     );
     *at(&mut new, SHAPE, "/description") = json!("Shapes: full, compact.");
     let comparison = classify::classify(&load(&old), &load(&new));
-    let github = comparison.to_github();
-    let levels: Vec<&str> = github
-        .lines()
-        .map(|line| line.split(' ').next().unwrap_or_default())
+    let bumps: Vec<Bump> = comparison
+        .changes
+        .iter()
+        .map(|change| change.required_bump)
         .collect();
-    assert_eq!(levels, vec!["::warning", "::notice"]);
+    assert_eq!(bumps, vec![Bump::Minor, Bump::None]);
     assert_eq!(comparison.required_bump, Bump::Minor);
 }
 

@@ -292,7 +292,7 @@ impl Change {
     }
 
     /// `RULE /pointer (directions) requires a major bump: message`.
-    fn headline(&self) -> String {
+    pub fn headline(&self) -> String {
         let requirement = match self.required_bump {
             Bump::None => "requires no bump".to_owned(),
             bump => format!("requires a {bump} bump"),
@@ -374,48 +374,12 @@ impl Comparison {
         })
     }
 
-    /// GitHub Actions workflow commands, one per change: `::error` for a major
-    /// bump, `::warning` for a minor one, `::notice` for the rest, each with the
-    /// change's file and line when known.
-    pub fn to_github(&self) -> String {
-        let mut out = String::new();
-        for change in &self.changes {
-            let level = match change.required_bump {
-                Bump::Major => "error",
-                Bump::Minor => "warning",
-                Bump::None => "notice",
-            };
-            let mut properties = Vec::new();
-            if let Some(location) = change.location() {
-                properties.push(format!("file={}", github_property(&location.file)));
-                properties.push(format!("line={}", location.line));
-            }
-            properties.push(format!("title={}", github_property(change.rule.id())));
-            out.push_str(&format!(
-                "::{level} {}::{}\n",
-                properties.join(","),
-                github_data(&change.headline())
-            ));
-        }
-        out
-    }
-
     /// The changes that require more than `bump`.
     pub fn exceeding(&self, bump: Bump) -> impl Iterator<Item = &Change> {
         self.changes
             .iter()
             .filter(move |change| change.required_bump > bump)
     }
-}
-
-fn github_data(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
-}
-
-fn github_property(text: &str) -> String {
-    github_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
 /// Where the parts of a side's bundle are in the files the user wrote.

@@ -4,9 +4,12 @@
 //! - [`driver`]: the host's side of the conversation (handshake, queries, budget
 //!   probes, verify, garbage, shutdown) over any [`Peer`], and the [`Report`].
 //! - [`stdio`]: a provider run as a child process, spoken to over stdio, with a
-//!   timeout on every read and the child always killed and reaped.
+//!   timeout on every read and its process group always killed and reaped.
+//! - [`http`]: a provider behind a loopback HTTP endpoint, one `POST` per
+//!   envelope.
 
 pub mod driver;
+pub mod http;
 pub mod stdio;
 
 use crate::semantic::Rule;

@@ -4,8 +4,12 @@
 //! variables the caller passes explicitly). Its standard output is read on a
 //! thread a line of at most `MAX_LINE_BYTES` at a time, so a flood or an
 //! endless line costs bounded memory; reads wait on a channel with a timeout. Its standard error is
-//! drained on another thread, keeping the last lines for the report. The child
-//! is killed and reaped when the [`ChildProvider`] is dropped, on every path.
+//! drained on another thread, keeping the last lines for the report.
+//!
+//! On Unix the child leads a process group of its own, as in the reference
+//! host; [`Peer::kill`] and dropping the [`ChildProvider`] send `SIGKILL` to the
+//! whole group, so a shell wrapper's provider or a forgotten grandchild goes
+//! too, and the child is reaped on every path.
 
 use super::{Peer, Received};
 use crate::transcript::{Line, LineReader};
@@ -66,6 +70,8 @@ impl ChildProvider {
         for (name, value) in &launch.env {
             command.env(name, value);
         }
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
         let mut child = command.spawn()?;
         let stdin = child.stdin.take();
         let (sender, output) = sync_channel(QUEUED_LINES);
@@ -95,6 +101,36 @@ impl ChildProvider {
     fn describe(status: ExitStatus) -> String {
         status.to_string()
     }
+
+    /// The provider's process group, for [`kill_process_group`] from where the
+    /// [`ChildProvider`] is out of reach (a signal handler).
+    pub fn process_group(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Kills the child's process group, then the child itself (off Unix, only
+    /// the child).
+    fn kill_group(&mut self) {
+        kill_process_group(self.process_group());
+        // An error means the child has already exited; `wait` reaps it either way.
+        let _ = self.child.kill();
+    }
+}
+
+/// Sends `SIGKILL` to process group `group`: a provider and everything it
+/// started that did not leave the group. Harmless when the group is already
+/// empty; does nothing off Unix.
+pub fn kill_process_group(group: u32) {
+    #[cfg(unix)]
+    if let Some(group) = i32::try_from(group)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    {
+        // An error means no process is left in the group.
+        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+    }
+    #[cfg(not(unix))]
+    let _ = group;
 }
 
 /// Reads the provider's output a line at a time, at most [`MAX_LINE_BYTES`] a
@@ -198,12 +234,12 @@ impl Peer for ChildProvider {
     }
 
     fn kill(&mut self) -> String {
+        self.stdin = None;
+        // The group too when the child has exited: a grandchild may be left.
+        self.kill_group();
         if let Some(status) = self.exit {
             return Self::describe(status);
         }
-        self.stdin = None;
-        // An error means the child has already exited; `wait` reaps it either way.
-        let _ = self.child.kill();
         match self.child.wait() {
             Ok(status) => {
                 self.exit = Some(status);
@@ -223,8 +259,6 @@ impl Peer for ChildProvider {
 
 impl Drop for ChildProvider {
     fn drop(&mut self) {
-        if self.exit.is_none() {
-            self.kill();
-        }
+        self.kill();
     }
 }
