@@ -1,0 +1,251 @@
+//! One side of a comparison: a schema directory (loaded, checked and bundled)
+//! or a published interop bundle, with the file positions of its pointers.
+
+use super::Location;
+use crate::bundle::{self, Origins, Profile};
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::json_text::{self, Document};
+use crate::model::{Protocol, Reading};
+use crate::source::{self, SchemaSet};
+use crate::version::ProtocolVersion;
+use cgp_types::Direction;
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Where the parts of a side's bundle are in the files the user wrote.
+#[derive(Debug, Clone)]
+enum Positions {
+    /// A schema directory: bundle pointers map back to source files.
+    Source { set: SchemaSet, origins: Origins },
+    /// A bundle file: bundle pointers are positions in it.
+    Bundle { file: String, document: Document },
+}
+
+/// One version to compare: its interop bundle, where each part of it is written,
+/// and which directions reach each type.
+#[derive(Debug, Clone)]
+pub struct Side {
+    display: String,
+    version: ProtocolVersion,
+    pub(super) document: Value,
+    directions: BTreeMap<String, BTreeSet<Direction>>,
+    positions: Positions,
+}
+
+/// Loads one side of a comparison: a directory is a set of source schemas (loaded,
+/// checked and bundled), a file is a published bundle. Paths are shown as given.
+/// Unreadable or invalid input is reported as [`Diagnostics`].
+pub fn load_side(path: &Path) -> Result<Side, Diagnostics> {
+    let shown = path.display().to_string();
+    let shown = match shown.trim_end_matches('/') {
+        "" => shown.clone(),
+        trimmed => trimmed.to_owned(),
+    };
+    let metadata = std::fs::metadata(path)
+        .map_err(|error| Diagnostic::file(&shown, format!("cannot read: {error}")))?;
+    if metadata.is_dir() {
+        Side::from_source(SchemaSet::load(path, &shown)?)
+    } else {
+        let bytes = source::read_bounded(path)
+            .map_err(|error| Diagnostic::file(&shown, format!("cannot read: {error}")))?;
+        let text = String::from_utf8(bytes).map_err(|error| {
+            Diagnostic::file(
+                &shown,
+                format!(
+                    "is not valid UTF-8 (first bad byte at offset {})",
+                    error.utf8_error().valid_up_to()
+                ),
+            )
+        })?;
+        Side::from_bundle_text(&shown, &text)
+    }
+}
+
+impl Side {
+    /// A side from checked source schemas, compared through their interop bundle;
+    /// locations point into the source files.
+    pub fn from_source(set: SchemaSet) -> Result<Side, Diagnostics> {
+        let bundle = bundle::bundle(&set, Profile::Interop)?;
+        Ok(Side {
+            display: set.display_root.clone(),
+            version: set.version.clone(),
+            directions: Protocol::read(&bundle.document, Reading::Validator, &|_| None)
+                .directions(),
+            document: bundle.document,
+            positions: Positions::Source {
+                set,
+                origins: bundle.origins,
+            },
+        })
+    }
+
+    /// A side from the text of a published interop bundle; `file` is how the file
+    /// is named in locations.
+    pub fn from_bundle_text(file: &str, text: &str) -> Result<Side, Diagnostics> {
+        let document = json_text::parse_named(file, text)?;
+        let at = |pointer: &str, message: String| -> Diagnostics {
+            Diagnostic::at(
+                file,
+                document.nearest_position(pointer),
+                Some(pointer.to_owned()),
+                message,
+            )
+            .into()
+        };
+        let root = document.value.as_object().ok_or_else(|| {
+            at(
+                "",
+                "a published bundle is a JSON object; pass a bundle file or a schema directory"
+                    .into(),
+            )
+        })?;
+        match root.get("x-cgp-profile").and_then(Value::as_str) {
+            Some("interop") => {}
+            Some("strict") => return Err(at("/x-cgp-profile", "this is the strict bundle; compare interop bundles (the receiver's contract), e.g. interop.schema.json beside it".into())),
+            _ => return Err(at("", "not a published interop bundle (no `\"x-cgp-profile\": \"interop\"`); pass interop.schema.json or a schema directory".into())),
+        }
+        let version = root
+            .get("x-cgp-protocol-version")
+            .and_then(Value::as_str)
+            .ok_or_else(|| at("", "the bundle declares no `x-cgp-protocol-version`".into()))?
+            .parse::<ProtocolVersion>()
+            .map_err(|error| at("/x-cgp-protocol-version", error.to_string()))?;
+        if !root.get("oneOf").is_some_and(Value::is_array) {
+            return Err(at(
+                "",
+                "the bundle lists no envelope variants in `oneOf`".into(),
+            ));
+        }
+        let defs = root.get("$defs").and_then(Value::as_object);
+        let mut problems = Vec::new();
+        crate::keywords::walk(&document.value, "", &mut |schema, pointer| {
+            let Some(reference) = schema.get("$ref") else {
+                return;
+            };
+            let resolves = reference
+                .as_str()
+                .and_then(definition_name)
+                .is_some_and(|name| defs.is_some_and(|defs| defs.contains_key(&name)));
+            if !resolves {
+                let at = format!("{pointer}/$ref");
+                problems.push(Diagnostic::at(
+                    file,
+                    document.nearest_position(&at),
+                    Some(at),
+                    format!(
+                        "`$ref` {reference} does not name an entry of the bundle's `$defs`; a published bundle has only local `#/$defs/<Name>` references"
+                    ),
+                ));
+            }
+        });
+        if let Some(defs) = defs {
+            reference_cycles(defs, &mut |name, cycle| {
+                let at = format!("/$defs/{}/$ref", json_text::escape_token(name));
+                problems.push(Diagnostic::at(
+                    file,
+                    document.nearest_position(&at),
+                    Some(at),
+                    format!("`$ref` cycle with no schema in between: {cycle}"),
+                ));
+            });
+        }
+        if !problems.is_empty() {
+            return Err(Diagnostics(problems));
+        }
+        Ok(Side {
+            display: file.to_owned(),
+            version,
+            directions: Protocol::read(&document.value, Reading::Validator, &|_| None).directions(),
+            document: document.value.clone(),
+            positions: Positions::Bundle {
+                file: file.to_owned(),
+                document,
+            },
+        })
+    }
+
+    /// How the input is named: the schema directory or the bundle file as given.
+    pub fn display(&self) -> &str {
+        &self.display
+    }
+
+    /// The protocol version this side declares.
+    pub fn version(&self) -> &ProtocolVersion {
+        &self.version
+    }
+
+    /// The interop bundle document compared.
+    pub fn document(&self) -> &Value {
+        &self.document
+    }
+
+    /// The `file:line` behind a pointer into this side's bundle document; a
+    /// pointer to something missing gives the closest enclosing schema.
+    pub fn locate(&self, bundle_pointer: &str) -> Option<Location> {
+        match &self.positions {
+            Positions::Bundle { file, document } => Some(Location {
+                file: file.clone(),
+                line: document.nearest_position(bundle_pointer).line,
+            }),
+            Positions::Source { set, origins } => {
+                let target = origins.locate(bundle_pointer)?;
+                let file = set.files.get(&target.path)?;
+                Some(Location {
+                    file: set.shown(&target.path),
+                    line: file.document.nearest_position(&target.pointer).line,
+                })
+            }
+        }
+    }
+
+    pub(super) fn definition(&self, name: &str) -> Option<&Value> {
+        self.document.get("$defs")?.get(name)
+    }
+
+    pub(super) fn type_directions(&self, name: &str) -> BTreeSet<Direction> {
+        self.directions.get(name).cloned().unwrap_or_default()
+    }
+}
+
+/// The `$defs` name a local reference `#/$defs/<Name>` names.
+pub(super) fn definition_name(reference: &str) -> Option<String> {
+    let rest = reference.strip_prefix("#/$defs/")?;
+    let tokens = json_text::pointer_tokens(&format!("/{rest}"));
+    match tokens.as_slice() {
+        [name] => Some(name.clone()),
+        _ => None,
+    }
+}
+
+/// Calls `found` once for each chain of `$defs` entries that are nothing but a
+/// `$ref` to the next and that comes back to its start (`A -> B -> A`), naming
+/// the chain from its first entry in name order. Such a chain constrains nothing
+/// and would send a comparison round in circles.
+fn reference_cycles(defs: &Map<String, Value>, found: &mut dyn FnMut(&str, String)) {
+    let next = |name: &str| {
+        let target = defs
+            .get(name)
+            .and_then(Value::as_object)
+            .and_then(source::pure_reference)
+            .and_then(definition_name)?;
+        defs.get_key_value(&target).map(|(key, _)| key.as_str())
+    };
+    for start in defs.keys() {
+        let mut chain = vec![start.as_str()];
+        while let Some(current) = chain.last().copied() {
+            let Some(following) = next(current) else {
+                break;
+            };
+            if let Some(loop_start) = chain.iter().position(|seen| *seen == following) {
+                let is_first = chain.iter().all(|name| *name >= start.as_str());
+                if loop_start == 0 && is_first {
+                    chain.push(following);
+                    found(start, chain.join(" -> "));
+                }
+                break;
+            }
+            chain.push(following);
+        }
+    }
+}
