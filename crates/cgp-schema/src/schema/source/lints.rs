@@ -1,27 +1,19 @@
-//! Loading the hand-authored schemas under `schema/` into a checked [`SchemaSet`].
-//!
-//! Loading reads local files only. It checks what a JSON Schema validator would
-//! let through silently: unknown keywords, `$ref`s that point nowhere or outside
-//! `schema/`, `$id`s that disagree with the file's place, and the `x-cgp-*`
-//! annotations the rest of the toolchain relies on (SPEC.md §Schema annotations).
-//! Every problem is reported with its file, line and column; all of them are
-//! collected before loading fails.
+//! The loader's checks of each schema file: keywords, `$id`s, titles, the
+//! envelope's variant list, members and their `x-cgp-*` annotations. Every
+//! problem is collected with its file, line and column.
 
+use super::{
+    ENVELOPE_FILE, SchemaFile, SchemaSet, Target, VariantSource, has_scheme, resolve_reference,
+    string_member,
+};
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::json_text::{self, Document, Position};
+use crate::json_text::{self, Position};
 use crate::keywords::{self, DRAFT_2020_12};
 use crate::model::{Emit, parse_direction};
 use crate::version::{self, ProtocolVersion};
 use cgp_types::Direction;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
-
-/// The file that lists the envelope variants and declares the protocol version.
-pub const ENVELOPE_FILE: &str = "envelope.schema.json";
-
-/// The suffix every source schema file has.
-pub const SCHEMA_SUFFIX: &str = ".schema.json";
 
 /// The values `x-cgp-emit` may take, for messages.
 fn emit_rules() -> String {
@@ -34,435 +26,13 @@ fn directions() -> String {
         .map(Direction::as_str)
         .join(", ")
 }
-
-/// One source schema file.
-#[derive(Debug, Clone)]
-pub struct SchemaFile {
-    /// The path relative to the schema root, with `/` separators.
-    pub path: String,
-    /// Its `$id`.
-    pub id: String,
-    /// Its `title`: the name of the type it defines.
-    pub title: String,
-    /// The parsed document with positions.
-    pub document: Document,
-}
-
-impl SchemaFile {
-    /// The document's root object.
-    pub fn root(&self) -> &Map<String, Value> {
-        static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
-        self.document
-            .value
-            .as_object()
-            .unwrap_or_else(|| EMPTY.get_or_init(Map::new))
-    }
-}
-
-/// One envelope variant: its tag and the file that describes it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VariantSource {
-    /// The `type` tag, e.g. `handshake_ack`.
-    pub tag: String,
-    /// The variant file's path relative to the schema root.
-    pub path: String,
-}
-
-/// A reference target: a file and a JSON pointer inside it.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Target {
-    /// The target file, relative to the schema root.
-    pub path: String,
-    /// The JSON pointer inside it (`""` for the whole file).
-    pub pointer: String,
-}
-
-/// The loaded, checked source schemas.
-#[derive(Debug, Clone)]
-pub struct SchemaSet {
-    /// How the schema root is shown in diagnostics, e.g. `schema`.
-    pub display_root: String,
-    /// The protocol version declared by `x-cgp-protocol-version`.
-    pub version: ProtocolVersion,
-    /// The `$id` prefix every file's `$id` extends.
-    pub id_base: String,
-    /// The files, sorted by path.
-    pub files: BTreeMap<String, SchemaFile>,
-    /// The variants, in the order the envelope lists them.
-    pub variants: Vec<VariantSource>,
-}
-
-impl SchemaSet {
-    /// Reads and checks every `*.schema.json` under `dir`. `display_root` is how the
-    /// directory is named in diagnostics (e.g. `schema`).
-    pub fn load(dir: &Path, display_root: &str) -> Result<Self, Diagnostics> {
-        let sources = read_schema_dir(dir, display_root)?;
-        Self::from_sources(display_root, sources)
-    }
-
-    /// Checks schema sources given as `(relative path, text)` pairs.
-    pub fn from_sources(
-        display_root: &str,
-        sources: Vec<(String, String)>,
-    ) -> Result<Self, Diagnostics> {
-        let mut problems = Vec::new();
-        let mut files = BTreeMap::new();
-        for (path, text) in sources {
-            let shown = format!("{display_root}/{path}");
-            match json_text::parse_named(&shown, &text) {
-                Ok(document) => {
-                    files.insert(
-                        path.clone(),
-                        SchemaFile {
-                            path,
-                            id: String::new(),
-                            title: String::new(),
-                            document,
-                        },
-                    );
-                }
-                Err(problem) => problems.push(problem),
-            }
-        }
-        if !problems.is_empty() {
-            return Err(Diagnostics(problems));
-        }
-        let mut checker = Checker {
-            display_root,
-            problems: Vec::new(),
-        };
-        let (version, id_base, variants) = checker.envelope(&files)?;
-        for file in files.values_mut() {
-            file.id = string_member(file.root(), "$id")
-                .unwrap_or_default()
-                .to_owned();
-            file.title = string_member(file.root(), "title")
-                .unwrap_or_default()
-                .to_owned();
-        }
-        let set = SchemaSet {
-            display_root: display_root.to_owned(),
-            version,
-            id_base,
-            files,
-            variants,
-        };
-        checker.files(&set);
-        if checker.problems.is_empty() {
-            Ok(set)
-        } else {
-            checker.problems.sort();
-            checker.problems.dedup();
-            Err(Diagnostics(checker.problems))
-        }
-    }
-
-    /// How a file is named in diagnostics, e.g. `schema/types/context-query.schema.json`.
-    pub fn shown(&self, path: &str) -> String {
-        format!("{}/{path}", self.display_root)
-    }
-
-    /// The envelope file.
-    pub fn envelope(&self) -> Option<&SchemaFile> {
-        self.files.get(ENVELOPE_FILE)
-    }
-
-    /// Whether `path` is one of the envelope's variant files.
-    pub fn is_variant(&self, path: &str) -> bool {
-        self.variants.iter().any(|variant| variant.path == path)
-    }
-
-    /// A diagnostic at `pointer` inside the file at `path`.
-    pub fn diagnostic_at(
-        &self,
-        path: &str,
-        pointer: &str,
-        message: impl Into<String>,
-    ) -> Diagnostic {
-        let position = self
-            .files
-            .get(path)
-            .map_or(Position { line: 1, column: 1 }, |file| {
-                file.document.nearest_position(pointer)
-            });
-        Diagnostic::at(
-            self.shown(path),
-            position,
-            Some(pointer.to_owned()),
-            message,
-        )
-    }
-
-    /// Resolves a `$ref` written in the file at `from`, reading local files only.
-    pub fn resolve(&self, from: &str, reference: &str) -> Result<Target, String> {
-        resolve_reference(&self.id_base, from, reference, |path| self.files.get(path))
-    }
-}
-
-fn string_member<'m>(map: &'m Map<String, Value>, key: &str) -> Option<&'m str> {
-    map.get(key).and_then(Value::as_str)
-}
-
-/// Resolves `reference`, written in the file at `from`, to a file and pointer.
-fn resolve_reference<'f>(
-    id_base: &str,
-    from: &str,
-    reference: &str,
-    lookup: impl Fn(&str) -> Option<&'f SchemaFile>,
-) -> Result<Target, String> {
-    let (location, fragment) = reference.split_once('#').unwrap_or((reference, ""));
-    if !fragment.is_empty() && !fragment.starts_with('/') {
-        return Err(format!(
-            "`$ref` `{reference}` uses a plain-name fragment; only JSON pointer fragments (`#/…`) are supported"
-        ));
-    }
-    let path = if location.is_empty() {
-        from.to_owned()
-    } else if has_scheme(location) {
-        match location.strip_prefix(id_base) {
-            Some(rest) => normalise_path("", rest)
-                .ok_or_else(|| format!("`$ref` `{reference}` leaves the schema root"))?,
-            None => {
-                return Err(format!(
-                    "`$ref` `{reference}` points outside this schema set; references resolve from local files under the schema root only and are never fetched"
-                ));
-            }
-        }
-    } else if location.starts_with('/') || location.starts_with("//") {
-        return Err(format!(
-            "`$ref` `{reference}` is an absolute path; write it relative to the referring file"
-        ));
-    } else {
-        let directory = from.rsplit_once('/').map_or("", |(dir, _)| dir);
-        normalise_path(directory, location).ok_or_else(|| {
-            format!("`$ref` `{reference}` leaves the schema root (too many `../`)")
-        })?
-    };
-    let target = lookup(&path).ok_or_else(|| {
-        format!(
-            "`$ref` `{reference}` names `{path}`, which is not a schema file under the schema root"
-        )
-    })?;
-    let pointer = percent_decode(fragment);
-    if target.document.position(&pointer).is_none() {
-        return Err(format!(
-            "`$ref` `{reference}`: `{path}` has nothing at `{pointer}`"
-        ));
-    }
-    Ok(Target { path, pointer })
-}
-
-fn has_scheme(location: &str) -> bool {
-    match location.find(':') {
-        Some(colon) => {
-            let scheme = &location[..colon];
-            !scheme.is_empty()
-                && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-                && scheme
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
-        }
-        None => false,
-    }
-}
-
-fn normalise_path(directory: &str, relative: &str) -> Option<String> {
-    let mut segments: Vec<&str> = directory.split('/').filter(|s| !s.is_empty()).collect();
-    for segment in relative.split('/') {
-        match segment {
-            "" | "." => {}
-            ".." => {
-                segments.pop()?;
-            }
-            other => segments.push(other),
-        }
-    }
-    Some(segments.join("/"))
-}
-
-fn percent_decode(fragment: &str) -> String {
-    if !fragment.contains('%') {
-        return fragment.to_owned();
-    }
-    let bytes = fragment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut index = 0;
-    while let Some(&byte) = bytes.get(index) {
-        let decoded = (byte == b'%')
-            .then(|| fragment.get(index + 1..index + 3))
-            .flatten()
-            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
-        match decoded {
-            Some(decoded) => {
-                out.push(decoded);
-                index += 3;
-            }
-            None => {
-                out.push(byte);
-                index += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// The largest schema or bundle file read: far above any real one (the published
-/// bundles are about 50 KB), and it keeps a hostile file from taking the memory.
-pub const MAX_SCHEMA_FILE_BYTES: u64 = 16 * 1024 * 1024;
-
-/// Reads a schema or bundle file of at most [`MAX_SCHEMA_FILE_BYTES`]. Anything but
-/// a regular file (a pipe, which may never end; `/dev/zero`) is refused unread.
-pub fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let regular = |metadata: std::fs::Metadata| {
-        if metadata.is_dir() {
-            Err(std::io::Error::other("it is a directory"))
-        } else if metadata.is_file() {
-            Ok(())
-        } else {
-            Err(std::io::Error::other(
-                "not a regular file (a pipe, a socket or a device)",
-            ))
-        }
-    };
-    // Looked at before opening too: opening a pipe waits for a writer.
-    regular(std::fs::metadata(path)?)?;
-    let file = std::fs::File::open(path)?;
-    regular(file.metadata()?)?;
-    let mut bytes = Vec::new();
-    file.take(MAX_SCHEMA_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_SCHEMA_FILE_BYTES {
-        return Err(std::io::Error::other(format!(
-            "larger than {MAX_SCHEMA_FILE_BYTES} bytes, the most a schema file may have"
-        )));
-    }
-    Ok(bytes)
-}
-
-/// [`read_bounded`], as UTF-8 text.
-pub fn read_text_bounded(path: &Path) -> std::io::Result<String> {
-    String::from_utf8(read_bounded(path)?)
-        .map_err(|error| std::io::Error::new(std::io::ErrorKind::InvalidData, error))
-}
-
-/// Reads every schema file under `dir`, sorted by path. Symlinks are refused (a
-/// link may leave the tree or loop); files that are not `*.schema.json` are
-/// refused too, so a misnamed schema is never silently skipped.
-pub fn read_schema_dir(
-    dir: &Path,
-    display_root: &str,
-) -> Result<Vec<(String, String)>, Diagnostics> {
-    let mut sources = Vec::new();
-    let mut problems = Vec::new();
-    let mut pending = vec![String::new()];
-    while let Some(relative_dir) = pending.pop() {
-        let on_disk = if relative_dir.is_empty() {
-            dir.to_path_buf()
-        } else {
-            dir.join(&relative_dir)
-        };
-        let shown_dir = join(display_root, &relative_dir);
-        let entries = match std::fs::read_dir(&on_disk) {
-            Ok(entries) => entries,
-            Err(error) => {
-                problems.push(Diagnostic::file(
-                    shown_dir,
-                    format!("cannot read the directory: {error}"),
-                ));
-                continue;
-            }
-        };
-        for entry in entries {
-            let entry = match entry {
-                Ok(entry) => entry,
-                Err(error) => {
-                    problems.push(Diagnostic::file(
-                        &shown_dir,
-                        format!("cannot list the directory: {error}"),
-                    ));
-                    continue;
-                }
-            };
-            let Some(name) = entry.file_name().to_str().map(str::to_owned) else {
-                problems.push(Diagnostic::file(
-                    &shown_dir,
-                    format!("file name {:?} is not UTF-8", entry.file_name()),
-                ));
-                continue;
-            };
-            if name.starts_with('.') {
-                continue;
-            }
-            let relative = join(&relative_dir, &name);
-            let shown = join(display_root, &relative);
-            let kind = match entry.path().symlink_metadata() {
-                Ok(metadata) => metadata.file_type(),
-                Err(error) => {
-                    problems.push(Diagnostic::file(shown, format!("cannot inspect: {error}")));
-                    continue;
-                }
-            };
-            if kind.is_symlink() {
-                problems.push(Diagnostic::file(
-                    shown,
-                    "is a symbolic link; schema files must be regular files inside the schema root",
-                ));
-            } else if kind.is_dir() {
-                pending.push(relative);
-            } else if !name.ends_with(SCHEMA_SUFFIX) {
-                problems.push(Diagnostic::file(
-                    shown,
-                    format!("is not a schema file: every file under the schema root must end in `{SCHEMA_SUFFIX}`"),
-                ));
-            } else if !kind.is_file() {
-                problems.push(Diagnostic::file(
-                    shown,
-                    "is not a regular file (a pipe, a socket or a device); schema files must be regular files",
-                ));
-            } else {
-                match read_bounded(&entry.path()) {
-                    Ok(bytes) => match String::from_utf8(bytes) {
-                        Ok(text) => sources.push((relative, text)),
-                        Err(error) => problems.push(Diagnostic::file(
-                            shown,
-                            format!(
-                                "is not valid UTF-8 (first bad byte at offset {})",
-                                error.utf8_error().valid_up_to()
-                            ),
-                        )),
-                    },
-                    Err(error) => {
-                        problems.push(Diagnostic::file(shown, format!("cannot read: {error}")))
-                    }
-                }
-            }
-        }
-    }
-    if problems.is_empty() {
-        sources.sort();
-        Ok(sources)
-    } else {
-        problems.sort();
-        Err(Diagnostics(problems))
-    }
-}
-
-fn join(left: &str, right: &str) -> String {
-    match (left.is_empty(), right.is_empty()) {
-        (true, _) => right.to_owned(),
-        (_, true) => left.to_owned(),
-        _ => format!("{left}/{right}"),
-    }
-}
-
-struct Checker<'d> {
-    display_root: &'d str,
-    problems: Vec<Diagnostic>,
+pub(super) struct Checker<'d> {
+    pub(super) display_root: &'d str,
+    pub(super) problems: Vec<Diagnostic>,
 }
 
 impl Checker<'_> {
-    fn at(&mut self, file: &SchemaFile, pointer: &str, message: impl Into<String>) {
+    pub(super) fn at(&mut self, file: &SchemaFile, pointer: &str, message: impl Into<String>) {
         self.problems.push(Diagnostic::at(
             format!("{}/{}", self.display_root, file.path),
             file.document.nearest_position(pointer),
@@ -471,7 +41,7 @@ impl Checker<'_> {
         ));
     }
 
-    fn at_name(&mut self, file: &SchemaFile, pointer: &str, message: impl Into<String>) {
+    pub(super) fn at_name(&mut self, file: &SchemaFile, pointer: &str, message: impl Into<String>) {
         let position = file
             .document
             .name_position(pointer)
@@ -485,7 +55,7 @@ impl Checker<'_> {
     }
 
     /// Reads the envelope: the declared version, the `$id` base and the variants.
-    fn envelope(
+    pub(super) fn envelope(
         &mut self,
         files: &BTreeMap<String, SchemaFile>,
     ) -> Result<(ProtocolVersion, String, Vec<VariantSource>), Diagnostics> {
@@ -601,7 +171,7 @@ impl Checker<'_> {
         }
     }
 
-    fn files(&mut self, set: &SchemaSet) {
+    pub(super) fn files(&mut self, set: &SchemaSet) {
         let mut titles: BTreeMap<&str, &str> = BTreeMap::new();
         let mut tags = BTreeSet::new();
         for variant in &set.variants {
@@ -654,7 +224,7 @@ impl Checker<'_> {
     /// A chain of schemas that are nothing but `$ref`s and comes back to where
     /// it started constrains nothing and sends generators round in circles.
     /// (Recursion through members, such as a type that contains itself, is fine.)
-    fn reference_cycles(&mut self, set: &SchemaSet) {
+    pub(super) fn reference_cycles(&mut self, set: &SchemaSet) {
         let mut reported = BTreeSet::new();
         for file in set.files.values() {
             let mut starts = Vec::new();
@@ -708,7 +278,7 @@ impl Checker<'_> {
         }
     }
 
-    fn file_header(&mut self, set: &SchemaSet, file: &SchemaFile) {
+    pub(super) fn file_header(&mut self, set: &SchemaSet, file: &SchemaFile) {
         let root = file.root();
         if file.document.value.as_object().is_none() {
             self.at(file, "", "a schema file must hold a JSON object");
@@ -750,7 +320,7 @@ impl Checker<'_> {
         }
     }
 
-    fn since(
+    pub(super) fn since(
         &mut self,
         set: &SchemaSet,
         file: &SchemaFile,
@@ -769,7 +339,7 @@ impl Checker<'_> {
         }
     }
 
-    fn keywords_and_references(
+    pub(super) fn keywords_and_references(
         &mut self,
         set: &SchemaSet,
         file: &SchemaFile,
@@ -817,7 +387,7 @@ impl Checker<'_> {
         }
     }
 
-    fn members(&mut self, set: &SchemaSet, file: &SchemaFile) {
+    pub(super) fn members(&mut self, set: &SchemaSet, file: &SchemaFile) {
         let mut objects = Vec::new();
         keywords::walk(&file.document.value, "", &mut |schema, pointer| {
             if schema.contains_key("properties") || schema.contains_key("required") {
@@ -879,7 +449,7 @@ impl Checker<'_> {
         }
     }
 
-    fn emit_rule(
+    pub(super) fn emit_rule(
         &mut self,
         file: &SchemaFile,
         at: &str,
@@ -900,7 +470,7 @@ impl Checker<'_> {
         }
     }
 
-    fn variant(&mut self, file: &SchemaFile) {
+    pub(super) fn variant(&mut self, file: &SchemaFile) {
         let root = file.root();
         match string_member(root, "x-cgp-direction") {
             Some(direction) if parse_direction(direction).is_some() => {}
@@ -942,7 +512,7 @@ impl Checker<'_> {
         }
     }
 
-    fn vocabulary(&mut self, file: &SchemaFile) {
+    pub(super) fn vocabulary(&mut self, file: &SchemaFile) {
         let root = file.root();
         let Some(kind) = root.get("x-cgp-vocabulary") else {
             return;
