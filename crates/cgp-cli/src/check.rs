@@ -18,8 +18,6 @@ pub struct Options {
     pub json: bool,
     /// Seconds to wait for each reply and for the exit after `shutdown`.
     pub timeout: Duration,
-    /// Add the per-message semantic rules.
-    pub semantic: bool,
     /// Extra environment variables for the provider.
     pub env: Vec<(OsString, OsString)>,
     /// The provider's command line.
@@ -56,7 +54,6 @@ pub fn run(options: &Options, interop: &Validator, strict: &Validator) -> ExitCo
         strict,
         conformance::Options {
             timeout: options.timeout,
-            semantic: options.semantic,
         },
     );
     drop(provider);

@@ -83,7 +83,8 @@ enum Command {
         paths: Vec<String>,
     },
     /// Run a stdio provider and drive it as a host would, judging every line
-    /// both sides send (interop errors, strict warnings).
+    /// both sides send: interop problems and broken MUSTs of SPEC.md are
+    /// errors, strict-profile problems and broken SHOULDs warnings.
     Check {
         /// Write the report as one JSON object.
         #[arg(long)]
@@ -91,10 +92,6 @@ enum Command {
         /// Seconds to wait for each reply, and for the exit after shutdown.
         #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_timeout)]
         timeout: Duration,
-        /// Also check the per-message semantic rules (B3, F1, D1, P1-P3, ...).
-        /// The exchange rules a host enforces (H3, H4, B1, B4) are always checked.
-        #[arg(long)]
-        semantic: bool,
         /// Pass KEY=VALUE to the provider. Its environment is otherwise cleared
         /// but for PATH, HOME and LANG.
         #[arg(long = "env", value_name = "KEY=VALUE", value_parser = parse_env)]
@@ -158,7 +155,6 @@ fn main() -> ExitCode {
         Command::Check {
             json,
             timeout,
-            semantic,
             env,
             command,
         } => {
@@ -174,7 +170,6 @@ fn main() -> ExitCode {
             let options = check::Options {
                 json,
                 timeout,
-                semantic,
                 env,
                 command,
             };

@@ -134,7 +134,7 @@ fn caught(mode: &str, extra: &[&str], rule: &str, fragment: &str) -> Run {
 
 #[test]
 fn a_well_behaved_provider_passes() {
-    let run = check("good", &["--semantic"]);
+    let run = check("good", &[]);
     assert_eq!(
         run.output.status.code(),
         Some(0),
@@ -156,7 +156,11 @@ fn a_well_behaved_provider_passes() {
             "query kind=snippet",
             "tiny budget (max_frames 1, max_tokens 1)",
             "zero budget (max_frames 0, max_tokens 0)",
+            "query as_of",
+            "query anchors",
+            "query with a wrong-dimension embedding",
             "verify",
+            "verify changed digests",
             "unknown envelope type",
             "garbage line",
             "still serving after garbage",
@@ -164,7 +168,18 @@ fn a_well_behaved_provider_passes() {
         ]
     );
     for step in run.report["steps"].as_array().into_iter().flatten() {
-        assert_eq!(step["outcome"], "passed", "{step:#}");
+        // The provider serves no valid_from, no graph and no embeddings.
+        let skipped = [
+            "query as_of",
+            "query anchors",
+            "query with a wrong-dimension embedding",
+        ];
+        let expected = if skipped.contains(&step["name"].as_str().unwrap_or_default()) {
+            "skipped"
+        } else {
+            "passed"
+        };
+        assert_eq!(step["outcome"], expected, "{step:#}");
     }
     assert_eq!(run.report["exit"], "exit status: 0");
     // The provider's environment holds only what cgp passes on (the `python3`
@@ -189,6 +204,10 @@ fn a_lock_step_provider_gets_no_ids_and_no_verify() {
     let run = check("good-lockstep", &[]);
     assert_eq!(run.output.status.code(), Some(0), "{:#}", run.report);
     assert_eq!(step(&run.report, "verify")["outcome"], "skipped");
+    assert_eq!(
+        step(&run.report, "verify changed digests")["outcome"],
+        "skipped"
+    );
     for step in run.report["steps"].as_array().into_iter().flatten() {
         for message in step["messages"].as_array().into_iter().flatten() {
             if message["type"] == "query" {
@@ -226,15 +245,18 @@ fn a_budget_overrun_is_caught() {
 }
 
 #[test]
-fn a_dishonest_cost_is_caught_with_semantic_rules() {
-    let lenient = check("dishonest-cost", &[]);
+fn a_dishonest_cost_is_caught() {
+    caught("dishonest-cost", &[], "B3", "token_cost is 1");
+}
+
+#[test]
+fn a_rubber_stamp_verify_is_caught() {
+    let run = caught("rubber-stamp", &[], "V1", "must answer `stale`");
+    assert_eq!(step(&run.report, "verify")["outcome"], "passed");
     assert_eq!(
-        lenient.output.status.code(),
-        Some(0),
-        "{:#}",
-        lenient.report
+        step(&run.report, "verify changed digests")["outcome"],
+        "failed"
     );
-    caught("dishonest-cost", &["--semantic"], "B3", "token_cost is 1");
 }
 
 #[test]

@@ -15,6 +15,7 @@
   ignore-shutdown  stays alive after shutdown
   exit-early       exits right after the handshake
   silent-garbage   does not answer a line it cannot decode (R1)
+  rubber-stamp     answers `valid` to every verify, whatever the digest (V1)
 
 When CGP_TEST_STATE is set, the provider first writes {"pid": ..., "env": [...]}
 to that file.
@@ -33,13 +34,17 @@ def send(message):
     sys.stdout.flush()
 
 
+def digest(index):
+    return "sha256:" + f"{index:064x}"
+
+
 def frame(index, kind, content):
     return {
         "id": f"{kind}:{index}",
         "kind": kind,
         "title": f"Test frame {index}",
         "content": content,
-        "content_digest": "sha256:" + f"{index:064x}",
+        "content_digest": digest(index),
         "score": 0.5,
         "token_cost": 1 if MODE == "dishonest-cost" else (len(content.encode()) + 3) // 4,
         "citation_label": f"Test {index}",
@@ -63,6 +68,17 @@ def answer(query):
     if MODE == "bad-schema" and frames:
         frames[0]["score"] = "0.5"
     return result
+
+
+def verdict(identity):
+    """Compares the presented digest with the one served for the frame id."""
+    _, _, index = identity["frame_id"].partition(":")
+    if not index.isdigit():
+        return {"frame": identity, "status": "gone"}
+    current = digest(int(index))
+    if MODE == "rubber-stamp" or identity.get("content_digest") == current:
+        return {"frame": identity, "status": "valid"}
+    return {"frame": identity, "status": "stale", "replacement_digest": current}
 
 
 def main():
@@ -115,8 +131,8 @@ def main():
             reply["result"] = answer(message["query"])
             send(reply)
         elif kind == "verify":
-            verdicts = [{"frame": f, "status": "valid"} for f in message["request"]["frames"]]
-            send({"type": "verified", "response": {"verdicts": verdicts}})
+            send({"type": "verified", "response": {
+                "verdicts": [verdict(f) for f in message["request"]["frames"]]}})
         elif kind == "shutdown":
             if MODE == "ignore-shutdown":
                 continue
