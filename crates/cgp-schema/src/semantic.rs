@@ -1043,8 +1043,7 @@ fn answer_rules(
             }
         }
     }
-    if let (Some(length), Some(dimension)) = (query.embedding_length, context.embedding_dimension)
-    {
+    if let (Some(length), Some(dimension)) = (query.embedding_length, context.embedding_dimension) {
         if length != dimension {
             out.push(
                 Rule::E1,
@@ -1288,7 +1287,6 @@ mod tests {
         assert_eq!(breaking, 16, "the corpus has 16 rule-breaking examples");
     }
 
-
     /// Every rule has its anchor in SPEC.md, and its paragraph says MUST when
     /// the rule is a MUST and SHOULD (and no MUST) when it is a SHOULD.
     #[test]
@@ -1297,7 +1295,9 @@ mod tests {
         let markdown = std::fs::read_to_string(path).expect("SPEC.md");
         for rule in Rule::ALL {
             let anchor = format!("<a id=\"rule-{}\"></a>", rule.as_str().to_ascii_lowercase());
-            let start = markdown.find(&anchor).unwrap_or_else(|| panic!("{rule}: no {anchor}"));
+            let start = markdown
+                .find(&anchor)
+                .unwrap_or_else(|| panic!("{rule}: no {anchor}"));
             let rest = &markdown[start + anchor.len()..];
             // The rule's text runs to the next rule's anchor after some text of
             // its own (P1–P3 share one paragraph), or to the next heading.
@@ -1321,15 +1321,32 @@ mod tests {
         }
     }
 
-
     #[test]
     fn instants_compare_with_their_fractions() {
-        assert_eq!(is_later("2026-09-01T00:00:00Z", "2026-07-01T00:00:00Z"), Some(true));
-        assert_eq!(is_later("2026-07-01T00:00:00Z", "2026-07-01T00:00:00Z"), Some(false));
-        assert_eq!(is_later("2026-07-01T00:00:00.5Z", "2026-07-01T00:00:00Z"), Some(true));
-        assert_eq!(is_later("2026-07-01T00:00:00.5Z", "2026-07-01T00:00:00.25Z"), Some(true));
-        assert_eq!(is_later("2026-07-01T00:00:00.500Z", "2026-07-01T00:00:00.5Z"), Some(false));
-        assert_eq!(is_later("2026-07-01T00:00:00Z", "2026-07-01T00:00:00.000Z"), Some(false));
+        assert_eq!(
+            is_later("2026-09-01T00:00:00Z", "2026-07-01T00:00:00Z"),
+            Some(true)
+        );
+        assert_eq!(
+            is_later("2026-07-01T00:00:00Z", "2026-07-01T00:00:00Z"),
+            Some(false)
+        );
+        assert_eq!(
+            is_later("2026-07-01T00:00:00.5Z", "2026-07-01T00:00:00Z"),
+            Some(true)
+        );
+        assert_eq!(
+            is_later("2026-07-01T00:00:00.5Z", "2026-07-01T00:00:00.25Z"),
+            Some(true)
+        );
+        assert_eq!(
+            is_later("2026-07-01T00:00:00.500Z", "2026-07-01T00:00:00.5Z"),
+            Some(false)
+        );
+        assert_eq!(
+            is_later("2026-07-01T00:00:00Z", "2026-07-01T00:00:00.000Z"),
+            Some(false)
+        );
         assert_eq!(is_later("last tuesday", "2026-07-01T00:00:00Z"), None);
         assert_eq!(fingerprint_dimension("bge-small-en-v1.5/384/l2"), Some(384));
         assert_eq!(fingerprint_dimension("model/4"), Some(4));

@@ -24,8 +24,8 @@ use crate::semantic::{Rule, fingerprint_dimension, is_anchored, is_later, is_pro
 use crate::transcript::{Checked, Finding, TranscriptChecker, check_message, locate};
 use crate::validate::Validator;
 use cgp_types::{
-    Capabilities, ContextFrame, ContextQuery, Envelope, ErrorCode, FrameId, FrameKind, FrameVerdict,
-    PROTOCOL_VERSION, Variant, VerifyRequest, encode_line, versions_compatible,
+    Capabilities, ContextFrame, ContextQuery, Envelope, ErrorCode, FrameId, FrameKind,
+    FrameVerdict, PROTOCOL_VERSION, Variant, VerifyRequest, encode_line, versions_compatible,
 };
 use std::time::{Duration, Instant};
 
@@ -142,7 +142,11 @@ impl Driver<'_> {
             }
         }
         if kinds.is_empty() {
-            self.query("query (any kind)", self.new_query(Vec::new(), 5, 2000), false);
+            self.query(
+                "query (any kind)",
+                self.new_query(Vec::new(), 5, 2000),
+                false,
+            );
         }
         for kind in &kinds {
             let query = self.new_query(vec![kind.clone()], 5, 2000);

@@ -221,7 +221,10 @@ mod tests {
             "file:///dev/zero".to_owned(),
         ] {
             assert!(
-                matches!(reread(&link(&unchecked, None, &whole)), Reread::Unchecked(_)),
+                matches!(
+                    reread(&link(&unchecked, None, &whole)),
+                    Reread::Unchecked(_)
+                ),
                 "{unchecked}"
             );
         }
