@@ -66,8 +66,9 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "human")]
         format: validate::Format,
-        /// Also check the semantic rules of SPEC.md (B1, B3, B4, D1, F1-F5, F11,
-        /// F13, G1, G2, H3, H4, P1-P3, P5, C5); each error names its rule.
+        /// Also check the semantic rules of SPEC.md (B1, B3, B4, D1, F1-F5,
+        /// F11-F15, G1, G2, G4, E1, H3, H4, P1-P3, P5, C5, Q1, Q2); each error
+        /// names its rule.
         #[arg(long)]
         semantic: bool,
         /// Read each input as one JSON document (pretty-printing allowed)

@@ -29,6 +29,7 @@
     )
 )]
 
+pub mod attestation;
 pub mod bundle;
 pub mod classify;
 pub mod conformance;

@@ -16,10 +16,11 @@
 //!
 //! Every rule is a MUST or a SHOULD of SPEC.md ([`Rule::requirement`]).
 
+use crate::attestation;
 use cgp_types::{
-    Capabilities, ContextFrame, ContextQueryResult, DataFlow, Envelope, FrameAttestation,
-    InclusionProof, PROTOCOL_VERSION, Provenance, ProvenanceAttestation, Relation, Representation,
-    protocol_family, versions_compatible,
+    AttesterKey, Capabilities, ContextFrame, ContextQueryResult, DataFlow, Envelope,
+    FrameAttestation, InclusionProof, PROTOCOL_VERSION, Provenance, ProvenanceAttestation,
+    Relation, Representation, protocol_family, versions_compatible,
 };
 use std::collections::VecDeque;
 use std::fmt;
@@ -49,8 +50,14 @@ pub enum Rule {
     F5,
     /// No attestation names a frame outside its result.
     F11,
+    /// `result_attestation` signs the Merkle root of the result's frames.
+    F12,
     /// Inclusion proofs have at most 64 steps and `leaf_index < leaf_count`.
     F13,
+    /// An attestation signs the commitment of the frame it names.
+    F14,
+    /// Signatures verify under the keys published at the handshake.
+    F15,
     /// A `full` frame carries `content`.
     P1,
     /// A `compact` frame carries content, digest, hash, transform and reference.
@@ -91,7 +98,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in declaration order.
-    pub const ALL: [Rule; 30] = [
+    pub const ALL: [Rule; 33] = [
         Rule::B1,
         Rule::B3,
         Rule::B4,
@@ -103,7 +110,10 @@ impl Rule {
         Rule::F4,
         Rule::F5,
         Rule::F11,
+        Rule::F12,
         Rule::F13,
+        Rule::F14,
+        Rule::F15,
         Rule::P1,
         Rule::P2,
         Rule::P3,
@@ -138,7 +148,10 @@ impl Rule {
             Rule::F4 => "F4",
             Rule::F5 => "F5",
             Rule::F11 => "F11",
+            Rule::F12 => "F12",
             Rule::F13 => "F13",
+            Rule::F14 => "F14",
+            Rule::F15 => "F15",
             Rule::P1 => "P1",
             Rule::P2 => "P2",
             Rule::P3 => "P3",
@@ -210,6 +223,8 @@ pub struct Context {
     /// The dimension of the provider's `embeddings_fingerprint`, when it
     /// declares one with a decimal dimension (E1).
     pub embedding_dimension: Option<usize>,
+    /// The keys the provider published to check its attestations (F15).
+    pub attester_keys: Vec<AttesterKey>,
 }
 
 /// The dimension an embedding fingerprint `<model-id>/<dimensions>[/<normalization>]`
@@ -459,6 +474,101 @@ fn result_rules(result: &ContextQueryResult, pointer: &str, context: &Context, o
     }
     if let Some(attestation) = &result.result_attestation {
         provenance_attestation(attestation, &format!("{pointer}/result_attestation"), out);
+    }
+    if let Some(provider) = &context.provider_name {
+        attestations_verify(result, pointer, provider, &context.attester_keys, out);
+    }
+}
+
+/// F12, F14 and F15: recomputes what each attestation of `result` claims to
+/// sign, from the frames as served by `provider`, and checks each signature
+/// against `keys`.
+fn attestations_verify(
+    result: &ContextQueryResult,
+    pointer: &str,
+    provider: &str,
+    keys: &[AttesterKey],
+    out: &mut Out<'_>,
+) {
+    let signature = |attestation: &ProvenanceAttestation,
+                     signed: &attestation::Hash,
+                     at: String,
+                     out: &mut Out<'_>| {
+        if let Err(problem) = attestation::verify_signature(attestation, signed, keys) {
+            out.push(Rule::F15, at, problem.describe(attestation));
+        }
+    };
+    let root = result.result_attestation.as_ref().map(|attestation| {
+        let at = format!("{pointer}/result_attestation");
+        let expected = attestation::result_root(provider, &result.frames);
+        match attestation::parse_digest(&attestation.signed_commitment) {
+            Some(signed) if signed == expected => signature(attestation, &signed, at, out),
+            signed => out.push(
+                Rule::F12,
+                format!("{at}/signed_commitment"),
+                format!(
+                    "result_attestation signs {}, but the Merkle root of the result's {} frame(s) is {}",
+                    quoted(&attestation.signed_commitment),
+                    result.frames.len(),
+                    attestation::digest_text(&expected)
+                ) + if signed.is_none() { " (and it is not a well-formed digest)" } else { "" },
+            ),
+        }
+        attestation::parse_digest(&attestation.signed_commitment)
+    });
+    for (index, entry) in result.frame_attestations.iter().enumerate() {
+        let at = format!("{pointer}/frame_attestations/{index}");
+        let named = &entry.frame;
+        let Some(frame) = result.frames.iter().find(|frame| {
+            named.provider_id == provider
+                && frame.id == named.frame_id
+                && frame.content_digest == named.content_digest
+        }) else {
+            continue; // An orphan: F11.
+        };
+        let commitment = attestation::frame_commitment(provider, frame);
+        let expected = attestation::digest_text(&commitment);
+        if let Some(signed_by_frame) = &entry.attestation {
+            let at = format!("{at}/attestation");
+            if signed_by_frame.signed_commitment == expected {
+                signature(signed_by_frame, &commitment, at, out);
+            } else {
+                out.push(
+                    Rule::F14,
+                    format!("{at}/signed_commitment"),
+                    format!(
+                        "the attestation of frame \"{}\" signs {}, but the frame as served commits to {expected}: its id, content_digest or provenance is not what was signed",
+                        frame.id,
+                        quoted(&signed_by_frame.signed_commitment)
+                    ),
+                );
+            }
+        }
+        if let Some(proof) = &entry.inclusion_proof {
+            let at = format!("{at}/inclusion_proof");
+            let reached = attestation::root_from_proof(&commitment, proof);
+            let message = match (&root, reached) {
+                (None, _) => Some(format!(
+                    "the inclusion proof of frame \"{}\" proves membership of a root, but the result has no result_attestation",
+                    frame.id
+                )),
+                (Some(_), None) => Some(format!(
+                    "the inclusion proof of frame \"{}\" has a malformed sibling or leaf_index, and leads to no root",
+                    frame.id
+                )),
+                (Some(signed), Some(reached)) if signed.as_ref() != Some(&reached) => {
+                    Some(format!(
+                        "the inclusion proof of frame \"{}\" leads from its commitment {expected} to {}, not to the root result_attestation signs",
+                        frame.id,
+                        attestation::digest_text(&reached)
+                    ))
+                }
+                _ => None,
+            };
+            if let Some(message) = message {
+                out.push(Rule::F14, at, message);
+            }
+        }
     }
 }
 
@@ -822,9 +932,11 @@ impl Session {
             Envelope::HandshakeAck {
                 provider,
                 capabilities,
+                attester_keys,
                 ..
             } => {
                 self.context = Context {
+                    attester_keys: attester_keys.clone(),
                     graph: capabilities.graph,
                     provider_name: Some(provider.name.clone()),
                     embedding_dimension: capabilities
