@@ -9,7 +9,7 @@
 //! Two kinds of checks live here:
 //!
 //! - per-message rules ([`check_envelope`] and the per-type functions it calls):
-//!   B3, F1–F5, F11, F13, D1, P1–P3, P5, C5, G1, G2, H3;
+//!   B3, F1–F5, F11–F15, D1, E1, P1–P3, P5, C5, G1, G2, H3;
 //! - exchange rules, which need both sides of a conversation ([`Session`]): the
 //!   budget sum B1, the frame limit B4, the `id` echo H4, the `kinds` filter Q1,
 //!   the `as_of` pin Q2, anchored ranking G4 and the embedding dimension E1.
@@ -622,7 +622,7 @@ fn inclusion_proof(proof: &InclusionProof, pointer: &str, out: &mut Out<'_>) {
     }
 }
 
-/// The frame rules (B3, F1–F5, D1, P1–P3, G1, G2) on a `ContextFrame` at `pointer`.
+/// The frame rules (B3, F1–F5, D1, E1, P1–P3, G1, G2) on a `ContextFrame` at `pointer`.
 pub fn check_frame(
     frame: &ContextFrame,
     pointer: &str,
@@ -699,6 +699,22 @@ fn frame_rules(frame: &ContextFrame, pointer: &str, context: &Context, out: &mut
     }
     for (index, link) in frame.provenance.iter().enumerate() {
         provenance(link, &format!("{pointer}/provenance/{index}"), out);
+    }
+    if let Some(embedding) = &frame.embedding {
+        let dimension = fingerprint_dimension(&embedding.fingerprint);
+        if let (Some(vector), Some(dimension)) = (&embedding.vector, dimension) {
+            if vector.len() != dimension {
+                out.push(
+                    Rule::E1,
+                    format!("{pointer}/embedding/vector"),
+                    format!(
+                        "the vector has {} components, but its fingerprint {} states {dimension}",
+                        vector.len(),
+                        quoted(&embedding.fingerprint)
+                    ),
+                );
+            }
+        }
     }
     representation(frame, pointer, out);
     for (index, relation) in frame.relations.iter().enumerate() {
@@ -1396,7 +1412,7 @@ mod tests {
                 None => assert!(found.is_empty(), "{}: {found:?}", example.name),
             }
         }
-        assert_eq!(breaking, 16, "the corpus has 16 rule-breaking examples");
+        assert_eq!(breaking, 17, "the corpus has 17 rule-breaking examples");
     }
 
     /// Every rule has its anchor in SPEC.md, and its paragraph says MUST when

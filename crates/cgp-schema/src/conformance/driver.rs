@@ -25,7 +25,7 @@ use crate::transcript::{Checked, Finding, TranscriptChecker, check_message, loca
 use crate::validate::Validator;
 use cgp_types::{
     Capabilities, ContextFrame, ContextQuery, Envelope, ErrorCode, FrameId, FrameKind,
-    FrameVerdict, PROTOCOL_VERSION, Variant, VerifyRequest, encode_line, versions_compatible,
+    FrameVerdict, Variant, VerifyRequest, encode_line,
 };
 use std::time::{Duration, Instant};
 
@@ -194,16 +194,7 @@ impl Driver<'_> {
                 capabilities,
                 ..
             }) => {
-                if !versions_compatible(PROTOCOL_VERSION, &protocol_version) {
-                    self.problem(
-                        Severity::Error,
-                        Side::Provider,
-                        Some(Rule::H3),
-                        format!(
-                            "the provider acknowledges \"{protocol_version}\", which is not in the contextgraph/1 family; a contextgraph/1.0 host refuses it"
-                        ),
-                    );
-                }
+                // H3 is judged on the line itself, with the other semantic rules.
                 let kinds = capabilities.query.kinds.join(", ");
                 let mut flags = Vec::new();
                 for (flag, on) in [
