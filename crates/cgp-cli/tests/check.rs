@@ -156,9 +156,9 @@ fn a_well_behaved_provider_passes() {
             "query kind=snippet",
             "tiny budget (max_frames 1, max_tokens 1)",
             "zero budget (max_frames 0, max_tokens 0)",
-            "query as_of",
-            "query anchors",
-            "query with a wrong-dimension embedding",
+            "query as_of=2026-01-01T00:00:00Z",
+            "query anchors=[symbol:///test/0]",
+            "query with a 1-dimensional embedding",
             "verify",
             "verify changed digests",
             "unknown envelope type",
@@ -168,18 +168,7 @@ fn a_well_behaved_provider_passes() {
         ]
     );
     for step in run.report["steps"].as_array().into_iter().flatten() {
-        // The provider serves no valid_from, no graph and no embeddings.
-        let skipped = [
-            "query as_of",
-            "query anchors",
-            "query with a wrong-dimension embedding",
-        ];
-        let expected = if skipped.contains(&step["name"].as_str().unwrap_or_default()) {
-            "skipped"
-        } else {
-            "passed"
-        };
-        assert_eq!(step["outcome"], expected, "{step:#}");
+        assert_eq!(step["outcome"], "passed", "{step:#}");
     }
     assert_eq!(run.report["exit"], "exit status: 0");
     // The provider's environment holds only what cgp passes on (the `python3`
@@ -247,6 +236,33 @@ fn a_budget_overrun_is_caught() {
 #[test]
 fn a_dishonest_cost_is_caught() {
     caught("dishonest-cost", &[], "B3", "token_cost is 1");
+}
+
+#[test]
+fn ignoring_the_query_is_caught() {
+    caught(
+        "ignore-kinds",
+        &[],
+        "Q1",
+        "the frame is of kind \"snippet\", but the query of message #3 asked only for [doc]",
+    );
+    caught(
+        "ignore-as-of",
+        &[],
+        "Q2",
+        "the frame became valid at 2026-02-01T00:00:00Z, after the as_of 2026-01-01T00:00:00Z",
+    );
+}
+
+#[test]
+fn a_file_digest_that_is_not_the_file_is_caught() {
+    let run = caught(
+        "stale-digest",
+        &[],
+        "D2",
+        "tests/providers/provider.py, but those bytes hash to sha256:",
+    );
+    assert_eq!(step(&run.report, "query kind=doc")["outcome"], "failed");
 }
 
 #[test]
@@ -375,7 +391,7 @@ fn the_human_report_names_sides_and_steps() {
     );
     assert!(stdout.contains("(rule H4)"), "{stdout}");
     assert!(
-        stdout.contains("lines exchanged: 5 error(s) (host 0, provider 5)"),
+        stdout.contains("lines exchanged: 8 error(s) (host 0, provider 8)"),
         "{stdout}"
     );
     assert!(!stdout.contains('\u{1b}'), "no colour when not a terminal");
