@@ -86,6 +86,12 @@ pub fn ensure_installed() -> Result<PathBuf, String> {
 /// it is there already; returns the path of its binary.
 pub fn ensure_reference_provider() -> Result<PathBuf, String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    // A build directory of its own: never the one of the `cargo test` that
+    // may be running this, whose lock it would wait for.
+    let build = dir().join(format!(
+        "{REFERENCE_CONFORMANCE}.build-{}",
+        std::process::id()
+    ));
     let base = install(
         REFERENCE_CONFORMANCE,
         &format!("{REFERENCE_CONFORMANCE}@{REFERENCE_CONFORMANCE_VERSION}\n"),
@@ -100,14 +106,17 @@ pub fn ensure_reference_provider() -> Result<PathBuf, String> {
                     scratch.display().to_string(),
                     "--version".into(),
                     REFERENCE_CONFORMANCE_VERSION.into(),
+                    "--target-dir".into(),
+                    build.display().to_string(),
                     "--bin".into(),
                     REFERENCE_PROVIDER.into(),
                     REFERENCE_CONFORMANCE.into(),
                 ],
             )]
         },
-    )?;
-    Ok(base.join("bin").join(REFERENCE_PROVIDER))
+    );
+    let _ = std::fs::remove_dir_all(&build);
+    Ok(base?.join("bin").join(REFERENCE_PROVIDER))
 }
 
 /// Installs the set `name` into `dir()/name` by running `steps` (program and
