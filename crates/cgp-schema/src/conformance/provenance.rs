@@ -13,7 +13,7 @@ use std::io::Read;
 use std::path::PathBuf;
 
 /// The largest file re-read; a bigger one is left unchecked.
-pub const MAX_REREAD_BYTES: u64 = 64 * 1024 * 1024;
+pub const MAX_REREAD_BYTES: u64 = 16 * 1024 * 1024;
 
 /// What re-reading a provenance link found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,6 +108,11 @@ fn local_path(uri: &str) -> Result<PathBuf, String> {
 /// The file's bytes, when it is a regular file of at most [`MAX_REREAD_BYTES`].
 fn read_bounded(path: &std::path::Path) -> Result<Vec<u8>, String> {
     let shown = path.display();
+    // Looked at before opening: opening a FIFO would wait for a writer.
+    let before = std::fs::metadata(path).map_err(|error| format!("{shown}: {error}"))?;
+    if !before.is_file() {
+        return Err(format!("{shown} is not a regular file"));
+    }
     let file = std::fs::File::open(path).map_err(|error| format!("{shown}: {error}"))?;
     let metadata = file
         .metadata()
@@ -219,6 +224,7 @@ mod tests {
             "file://example.com/etc/hosts".to_owned(),
             "https://example.com/a.md".to_owned(),
             "file:///dev/zero".to_owned(),
+            "file:///dev/stdin".to_owned(),
         ] {
             assert!(
                 matches!(
@@ -227,6 +233,16 @@ mod tests {
                 ),
                 "{unchecked}"
             );
+        }
+        // A named pipe is not opened (that would wait for a writer).
+        let fifo = dir.join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|status| status.success()) {
+            let uri = format!("file://{}", fifo.display());
+            assert!(matches!(
+                reread(&link(&uri, None, &whole)),
+                Reread::Unchecked(_)
+            ));
         }
         std::fs::remove_dir_all(&dir).unwrap();
     }
