@@ -1,9 +1,16 @@
-//! The other-language validators implementers use, installed on demand.
+//! The other implementations the tests compare with, installed on demand.
 //!
-//! Python `jsonschema` and Node Ajv, pinned, go under `target/peers` (or
-//! `$CGP_PEERS_DIR`), so every machine compares against the same versions. The
-//! first caller installs them with `pip` and `npm` into a scratch directory that
-//! is renamed into place, so concurrent callers never see half an installation.
+//! Each set of peers goes, pinned, into its own directory under `target/peers`
+//! (or `$CGP_PEERS_DIR`), so every machine compares against the same versions:
+//!
+//! - `validators`: Python `jsonschema` and Node Ajv, installed with `pip` and
+//!   `npm` ([`ensure_installed`]);
+//! - `contextgraph-conformance`: the reference provider
+//!   `contextgraph-example-docs`, installed with `cargo install`
+//!   ([`ensure_reference_provider`]).
+//!
+//! The first caller installs a set into a scratch directory that is renamed
+//! into place, so concurrent callers never see half an installation.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -12,6 +19,12 @@ use std::process::Command;
 pub const PYTHON_JSONSCHEMA: &str = "jsonschema==4.26.0";
 /// The pinned Node validator.
 pub const NODE_AJV: &str = "ajv@8.20.0";
+/// The pinned crate holding the reference provider.
+pub const REFERENCE_CONFORMANCE: &str = "contextgraph-conformance";
+/// Its version.
+pub const REFERENCE_CONFORMANCE_VERSION: &str = "2.0.0";
+/// The reference provider's binary, with its `--misbehave` modes.
+pub const REFERENCE_PROVIDER: &str = "contextgraph-example-docs";
 
 /// Where the peers live.
 pub fn dir() -> PathBuf {
@@ -30,17 +43,92 @@ pub fn node_path(base: &Path) -> PathBuf {
     base.join("node/node_modules")
 }
 
-fn marker_text() -> String {
-    format!("{PYTHON_JSONSCHEMA}\n{NODE_AJV}\n")
+/// Installs the pinned validators unless they are there already; returns
+/// their directory (for [`python_path`] and [`node_path`]). The error says
+/// which tool failed and how to get it.
+pub fn ensure_installed() -> Result<PathBuf, String> {
+    install(
+        "validators",
+        &format!("{PYTHON_JSONSCHEMA}\n{NODE_AJV}\n"),
+        |scratch| {
+            vec![
+                (
+                    "python3".into(),
+                    vec![
+                        "-m".into(),
+                        "pip".into(),
+                        "install".into(),
+                        "--quiet".into(),
+                        "--disable-pip-version-check".into(),
+                        "--target".into(),
+                        python_path(scratch).display().to_string(),
+                        PYTHON_JSONSCHEMA.into(),
+                    ],
+                ),
+                (
+                    "npm".into(),
+                    vec![
+                        "install".into(),
+                        "--silent".into(),
+                        "--no-audit".into(),
+                        "--no-fund".into(),
+                        "--prefix".into(),
+                        scratch.join("node").display().to_string(),
+                        NODE_AJV.into(),
+                    ],
+                ),
+            ]
+        },
+    )
 }
 
-/// Installs the pinned peers unless they are there already; returns their
-/// directory. The error says which tool failed and how to get it.
-pub fn ensure_installed() -> Result<PathBuf, String> {
-    let base = dir();
+/// Installs the pinned reference provider with `cargo install --locked` unless
+/// it is there already; returns the path of its binary.
+pub fn ensure_reference_provider() -> Result<PathBuf, String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    // A build directory of its own: never the one of the `cargo test` that
+    // may be running this, whose lock it would wait for.
+    let build = dir().join(format!(
+        "{REFERENCE_CONFORMANCE}.build-{}",
+        std::process::id()
+    ));
+    let base = install(
+        REFERENCE_CONFORMANCE,
+        &format!("{REFERENCE_CONFORMANCE}@{REFERENCE_CONFORMANCE_VERSION}\n"),
+        |scratch| {
+            vec![(
+                cargo.clone(),
+                vec![
+                    "install".into(),
+                    "--quiet".into(),
+                    "--locked".into(),
+                    "--root".into(),
+                    scratch.display().to_string(),
+                    "--version".into(),
+                    REFERENCE_CONFORMANCE_VERSION.into(),
+                    "--target-dir".into(),
+                    build.display().to_string(),
+                    "--bin".into(),
+                    REFERENCE_PROVIDER.into(),
+                    REFERENCE_CONFORMANCE.into(),
+                ],
+            )]
+        },
+    );
+    let _ = std::fs::remove_dir_all(&build);
+    Ok(base?.join("bin").join(REFERENCE_PROVIDER))
+}
+
+/// Installs the set `name` into `dir()/name` by running `steps` (program and
+/// arguments, given the scratch directory), unless `marker` says it is there.
+fn install(
+    name: &str,
+    marker: &str,
+    steps: impl FnOnce(&Path) -> Vec<(String, Vec<String>)>,
+) -> Result<PathBuf, String> {
+    let base = dir().join(name);
     let installed = |base: &Path| {
-        std::fs::read_to_string(base.join("installed.txt"))
-            .is_ok_and(|found| found == marker_text())
+        std::fs::read_to_string(base.join("installed.txt")).is_ok_and(|found| found == marker)
     };
     if installed(&base) {
         return Ok(base);
@@ -48,35 +136,8 @@ pub fn ensure_installed() -> Result<PathBuf, String> {
     let scratch = base.with_extension(format!("installing-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).map_err(|error| format!("{}: {error}", scratch.display()))?;
-    let steps: [(&str, Vec<String>); 2] = [
-        (
-            "python3",
-            vec![
-                "-m".into(),
-                "pip".into(),
-                "install".into(),
-                "--quiet".into(),
-                "--disable-pip-version-check".into(),
-                "--target".into(),
-                python_path(&scratch).display().to_string(),
-                PYTHON_JSONSCHEMA.into(),
-            ],
-        ),
-        (
-            "npm",
-            vec![
-                "install".into(),
-                "--silent".into(),
-                "--no-audit".into(),
-                "--no-fund".into(),
-                "--prefix".into(),
-                scratch.join("node").display().to_string(),
-                NODE_AJV.into(),
-            ],
-        ),
-    ];
-    for (program, args) in steps {
-        let outcome = Command::new(program).args(&args).output();
+    for (program, args) in steps(&scratch) {
+        let outcome = Command::new(&program).args(&args).output();
         let failure = match outcome {
             Ok(output) if output.status.success() => None,
             Ok(output) => Some(format!(
@@ -85,7 +146,7 @@ pub fn ensure_installed() -> Result<PathBuf, String> {
                 String::from_utf8_lossy(&output.stderr).trim()
             )),
             Err(error) => Some(format!(
-                "cannot run {program} ({error}); install it to compare with the peer validators"
+                "cannot run {program} ({error}); install it to compare with the peers"
             )),
         };
         if let Some(failure) = failure {
@@ -93,8 +154,7 @@ pub fn ensure_installed() -> Result<PathBuf, String> {
             return Err(failure);
         }
     }
-    std::fs::write(scratch.join("installed.txt"), marker_text())
-        .map_err(|error| error.to_string())?;
+    std::fs::write(scratch.join("installed.txt"), marker).map_err(|error| error.to_string())?;
     let _ = std::fs::remove_dir_all(&base);
     if std::fs::rename(&scratch, &base).is_err() {
         // Another caller got there first; theirs is as good as ours.

@@ -36,7 +36,8 @@ enum Command {
     Codegen,
     /// Fail if generated/ is stale or the corpus breaks; never writes.
     Check,
-    /// Install Python jsonschema and Node Ajv under target/peers for the tests.
+    /// Install Python jsonschema, Node Ajv and the reference provider under
+    /// target/peers for the tests.
     Peers,
     /// Freeze the working version's bundles in generated/schema/releases.json.
     Release,
@@ -148,13 +149,19 @@ fn bench(root: &std::path::Path, options: &[(&str, String)], out: &str) -> ExitC
 }
 
 fn peers() -> ExitCode {
-    match spec_tests::peers::ensure_installed() {
-        Ok(base) => {
+    use spec_tests::peers;
+    let installed =
+        peers::ensure_installed().and_then(|base| Ok((base, peers::ensure_reference_provider()?)));
+    match installed {
+        Ok((base, provider)) => {
             println!(
-                "peers installed in {} ({} and {})",
+                "peers installed: {} and {} in {}, {}@{} as {}",
+                peers::PYTHON_JSONSCHEMA,
+                peers::NODE_AJV,
                 base.display(),
-                spec_tests::peers::PYTHON_JSONSCHEMA,
-                spec_tests::peers::NODE_AJV
+                peers::REFERENCE_CONFORMANCE,
+                peers::REFERENCE_CONFORMANCE_VERSION,
+                provider.display()
             );
             ExitCode::SUCCESS
         }

@@ -40,8 +40,6 @@ pub struct Options {
     pub format: Format,
     /// Seconds to wait for each reply and for the exit after `shutdown`.
     pub timeout: Duration,
-    /// Add the per-message semantic rules.
-    pub semantic: bool,
     /// The provider.
     pub provider: Provider,
 }
@@ -88,7 +86,6 @@ pub fn run(options: &Options, interop: &Validator, strict: &Validator) -> ExitCo
         strict,
         conformance::Options {
             timeout: options.timeout,
-            semantic: options.semantic,
         },
     );
     drop(peer);

@@ -68,8 +68,9 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "human")]
         format: render::Format,
-        /// Also check the semantic rules of SPEC.md (B1, B3, B4, D1, F1-F5, F11,
-        /// F13, G1, G2, H3, H4, P1-P3, P5, C5); each error names its rule.
+        /// Also check the semantic rules of SPEC.md (B1, B3, B4, D1, F1-F5,
+        /// F11-F15, G1, G2, G4, E1, H3, H4, P1-P3, P5, C5, Q1, Q2); each error
+        /// names its rule.
         #[arg(long)]
         semantic: bool,
         /// Read each input as one JSON document (pretty-printing allowed)
@@ -84,9 +85,11 @@ enum Command {
         #[arg(value_name = "PATH")]
         paths: Vec<String>,
     },
-    /// Drive a provider as a host would, judging every line both sides send
-    /// (interop errors, strict warnings): a stdio provider started from the
-    /// command after `--`, or an HTTP endpoint given with `--http`.
+    /// Drive a provider as a host would, judging every line both sides send:
+    /// interop problems and broken MUSTs of SPEC.md are errors, strict-profile
+    /// problems and broken SHOULDs warnings. The provider is a stdio program
+    /// started from the command after `--`, or an HTTP endpoint given with
+    /// `--http`.
     Check {
         /// Output format.
         #[arg(long, value_enum, default_value = "human")]
@@ -98,10 +101,6 @@ enum Command {
         /// HTTP, for each whole request (connecting, sending, reading).
         #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_timeout)]
         timeout: Duration,
-        /// Also check the per-message semantic rules (B3, F1, D1, P1-P3, ...).
-        /// The exchange rules a host enforces (H3, H4, B1, B4) are always checked.
-        #[arg(long)]
-        semantic: bool,
         /// Pass KEY=VALUE to the provider. Its environment is otherwise cleared
         /// but for PATH, HOME and LANG.
         #[arg(long = "env", value_name = "KEY=VALUE", value_parser = parse_env, conflicts_with = "http")]
@@ -179,7 +178,6 @@ fn main() -> ExitCode {
             format,
             json,
             timeout,
-            semantic,
             env,
             http,
             bearer_env,
@@ -201,7 +199,6 @@ fn main() -> ExitCode {
             let options = check::Options {
                 format: if json { render::Format::Json } else { format },
                 timeout,
-                semantic,
                 provider,
             };
             check::run(&options, &interop, &strict)

@@ -134,7 +134,7 @@ fn caught(mode: &str, extra: &[&str], rule: &str, fragment: &str) -> Run {
 
 #[test]
 fn a_well_behaved_provider_passes() {
-    let run = check("good", &["--semantic"]);
+    let run = check("good", &[]);
     assert_eq!(
         run.output.status.code(),
         Some(0),
@@ -156,7 +156,11 @@ fn a_well_behaved_provider_passes() {
             "query kind=snippet",
             "tiny budget (max_frames 1, max_tokens 1)",
             "zero budget (max_frames 0, max_tokens 0)",
+            "query as_of=2026-01-01T00:00:00Z",
+            "query anchors=[symbol:///test/0]",
+            "query with a 1-dimensional embedding",
             "verify",
+            "verify changed digests",
             "unknown envelope type",
             "garbage line",
             "still serving after garbage",
@@ -189,6 +193,10 @@ fn a_lock_step_provider_gets_no_ids_and_no_verify() {
     let run = check("good-lockstep", &[]);
     assert_eq!(run.output.status.code(), Some(0), "{:#}", run.report);
     assert_eq!(step(&run.report, "verify")["outcome"], "skipped");
+    assert_eq!(
+        step(&run.report, "verify changed digests")["outcome"],
+        "skipped"
+    );
     for step in run.report["steps"].as_array().into_iter().flatten() {
         for message in step["messages"].as_array().into_iter().flatten() {
             if message["type"] == "query" {
@@ -226,15 +234,45 @@ fn a_budget_overrun_is_caught() {
 }
 
 #[test]
-fn a_dishonest_cost_is_caught_with_semantic_rules() {
-    let lenient = check("dishonest-cost", &[]);
-    assert_eq!(
-        lenient.output.status.code(),
-        Some(0),
-        "{:#}",
-        lenient.report
+fn a_dishonest_cost_is_caught() {
+    caught("dishonest-cost", &[], "B3", "token_cost is 1");
+}
+
+#[test]
+fn ignoring_the_query_is_caught() {
+    caught(
+        "ignore-kinds",
+        &[],
+        "Q1",
+        "the frame is of kind \"snippet\", but the query of message #3 asked only for [doc]",
     );
-    caught("dishonest-cost", &["--semantic"], "B3", "token_cost is 1");
+    caught(
+        "ignore-as-of",
+        &[],
+        "Q2",
+        "the frame became valid at 2026-02-01T00:00:00Z, after the as_of 2026-01-01T00:00:00Z",
+    );
+}
+
+#[test]
+fn a_file_digest_that_is_not_the_file_is_caught() {
+    let run = caught(
+        "stale-digest",
+        &[],
+        "D2",
+        "tests/providers/provider.py, but those bytes hash to sha256:",
+    );
+    assert_eq!(step(&run.report, "query kind=doc")["outcome"], "failed");
+}
+
+#[test]
+fn a_rubber_stamp_verify_is_caught() {
+    let run = caught("rubber-stamp", &[], "V1", "must answer `stale`");
+    assert_eq!(step(&run.report, "verify")["outcome"], "passed");
+    assert_eq!(
+        step(&run.report, "verify changed digests")["outcome"],
+        "failed"
+    );
 }
 
 #[test]
@@ -353,7 +391,7 @@ fn the_human_report_names_sides_and_steps() {
     );
     assert!(stdout.contains("(rule H4)"), "{stdout}");
     assert!(
-        stdout.contains("lines exchanged: 5 error(s) (host 0, provider 5)"),
+        stdout.contains("lines exchanged: 8 error(s) (host 0, provider 8)"),
         "{stdout}"
     );
     assert!(!stdout.contains('\u{1b}'), "no colour when not a terminal");

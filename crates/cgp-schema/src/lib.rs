@@ -43,6 +43,7 @@ pub mod wire;
 pub use compat::{classify, release};
 pub use gates::{corpus, sync};
 pub use schema::{bundle, keywords, model, source, version};
+pub use semantic::attestation;
 pub use text::{diagnostic, json_text};
 pub use wire::{stream, transcript, validate};
 

@@ -15,17 +15,32 @@
   ignore-shutdown  stays alive after shutdown
   exit-early       exits right after the handshake
   silent-garbage   does not answer a line it cannot decode (R1)
+  rubber-stamp     answers `valid` to every verify, whatever the digest (V1)
+  ignore-kinds     answers every query with frames of every declared kind (Q1)
+  ignore-as-of     answers as if the query had no as_of (Q2)
+  stale-digest     declares a file provenance digest its file does not have (D2)
+
+Every mode declares graph and a 3-dimensional embedding fingerprint; frame i of
+an answer became valid on the first day of month i + 1 of 2026, has a relation
+to symbol:///test/i, and frame 0 cites this file, with its digest.
 
 When CGP_TEST_STATE is set, the provider first writes {"pid": ..., "env": [...]}
 to that file.
 """
 
+import hashlib
 import json
 import os
 import sys
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "good"
 NAME = "test-provider"
+HERE = os.path.abspath(__file__)
+with open(HERE, "rb") as source:
+    HERE_DIGEST = "sha256:" + hashlib.sha256(source.read()).hexdigest()
+if MODE == "stale-digest":
+    HERE_DIGEST = HERE_DIGEST[:-1] + ("1" if HERE_DIGEST.endswith("0") else "0")
+DIMENSION = 3
 
 
 def send(message):
@@ -33,21 +48,37 @@ def send(message):
     sys.stdout.flush()
 
 
+def digest(index):
+    return "sha256:" + f"{index:064x}"
+
+
 def frame(index, kind, content):
-    return {
+    frame = {
         "id": f"{kind}:{index}",
         "kind": kind,
         "title": f"Test frame {index}",
         "content": content,
-        "content_digest": "sha256:" + f"{index:064x}",
+        "content_digest": digest(index),
         "score": 0.5,
         "token_cost": 1 if MODE == "dishonest-cost" else (len(content.encode()) + 3) // 4,
         "citation_label": f"Test {index}",
+        "valid_from": f"2026-{index % 12 + 1:02d}-01T00:00:00Z",
+        "relations": [{"rel": "doc.documents", "target_uri": f"symbol:///test/{index}",
+                       "display_name": f"Symbol {index}"}],
     }
+    if index == 0:
+        frame["provenance"] = [{"type": "file", "uri": "file://" + HERE, "digest": HERE_DIGEST}]
+    return frame
+
+
+def anchored(frame, anchors):
+    return any(r["target_uri"] in anchors for r in frame["relations"])
 
 
 def answer(query):
     kinds = query.get("kinds") or ["doc"]
+    if MODE == "ignore-kinds":
+        kinds = ["doc", "snippet"]
     if MODE == "budget":
         frames = [frame(i, kinds[0], "x" * 40) for i in range(3)]
     else:
@@ -59,10 +90,26 @@ def answer(query):
                 break
             budget -= candidate["token_cost"]
             frames.append(candidate)
+    as_of = query.get("as_of")
+    if as_of and MODE != "ignore-as-of":
+        frames = [f for f in frames if f["valid_from"] <= as_of]
+    anchors = query.get("anchors") or []
+    frames.sort(key=lambda f: not anchored(f, anchors))
     result = {"frames": frames, "truncated": False}
     if MODE == "bad-schema" and frames:
         frames[0]["score"] = "0.5"
     return result
+
+
+def verdict(identity):
+    """Compares the presented digest with the one served for the frame id."""
+    _, _, index = identity["frame_id"].partition(":")
+    if not index.isdigit():
+        return {"frame": identity, "status": "gone"}
+    current = digest(int(index))
+    if MODE == "rubber-stamp" or identity.get("content_digest") == current:
+        return {"frame": identity, "status": "valid"}
+    return {"frame": identity, "status": "stale", "replacement_digest": current}
 
 
 def main():
@@ -98,7 +145,8 @@ def main():
                 "provider": {"name": NAME, "version": version,
                              "data_flow": {"reads": True, "writes": False, "egress": False}},
                 "capabilities": {"query": {"kinds": ["doc", "snippet"]},
-                                 "correlation": correlation, "graph": False,
+                                 "correlation": correlation, "graph": True,
+                                 "embeddings_fingerprint": f"test-embed/{DIMENSION}/l2",
                                  "verify": MODE != "good-lockstep", "resolve": False},
             })
             if MODE == "exit-early":
@@ -112,11 +160,17 @@ def main():
             reply = {"type": "frames"}
             if "id" in message:
                 reply["id"] = message["id"] + ("-x" if MODE == "wrong-id" else "")
-            reply["result"] = answer(message["query"])
+            embedding = message["query"].get("embedding")
+            if embedding is not None and len(embedding) != DIMENSION:
+                reply = {key: value for key, value in reply.items() if key == "id"}
+                reply.update({"type": "error", "code": "bad_request",
+                              "message": f"the embedding must have {DIMENSION} dimensions"})
+            else:
+                reply["result"] = answer(message["query"])
             send(reply)
         elif kind == "verify":
-            verdicts = [{"frame": f, "status": "valid"} for f in message["request"]["frames"]]
-            send({"type": "verified", "response": {"verdicts": verdicts}})
+            send({"type": "verified", "response": {
+                "verdicts": [verdict(f) for f in message["request"]["frames"]]}})
         elif kind == "shutdown":
             if MODE == "ignore-shutdown":
                 continue

@@ -2,25 +2,30 @@
 //!
 //! [`run`] plays a host against a [`Peer`]: it sends a `handshake`, queries
 //! covering every kind the provider declares, a query with a tiny budget and one
-//! with a zero budget, a `verify` when the provider advertises it, an envelope of
-//! an unknown type and a line that is not JSON (both must get an `error` and
+//! with a zero budget, a query pinned `as_of` the earliest `valid_from` served
+//! (Q2), one anchored on a URI served (G3, for a graph provider), one with an
+//! embedding of the wrong dimension (E1, when a fingerprint is declared),
+//! `verify` with the digests served and with changed ones (V4, V1), an envelope
+//! of an unknown type and a line that is not JSON (both must get an `error` and
 //! leave the provider serving, R1), another query, and `shutdown`, after which
-//! the provider must exit.
+//! the provider must exit. Local `file` provenance is re-read and re-hashed
+//! (D2).
 //!
 //! Every line in both directions is judged: the interop profile and the
-//! decoder give errors, the strict profile warnings, and the exchange rules a
-//! host enforces at run time (H3, H4, B1, B4) errors; with
-//! [`Options::semantic`] the per-message semantic rules are errors too. Every
-//! read has a timeout; an unanswered request, a closed output or a flood of
-//! unsolicited lines ends the conversation, and the provider is killed.
+//! decoder give errors, the strict profile warnings, and every semantic rule of
+//! SPEC.md, per message and across the conversation, an error when it is a MUST
+//! and a warning when it is a SHOULD. Every read has a timeout; an unanswered
+//! request, a closed output or a flood of unsolicited lines ends the
+//! conversation, and the provider is killed.
 
+use super::provenance::{self, Reread};
 use super::{Message, Peer, Problem, Received, Report, SHOWN_LINE_CHARS, Severity, Side, Step};
-use crate::semantic::Rule;
+use crate::semantic::{Rule, fingerprint_dimension, is_anchored, is_later, is_protocol_timestamp};
 use crate::transcript::{Checked, Finding, TranscriptChecker, check_message, locate};
 use crate::validate::Validator;
 use cgp_types::{
-    Capabilities, ContextQuery, Envelope, ErrorCode, FrameId, FrameKind, PROTOCOL_VERSION, Variant,
-    VerifyRequest, encode_line, versions_compatible,
+    Capabilities, ContextFrame, ContextQuery, Envelope, ErrorCode, FrameId, FrameKind,
+    FrameVerdict, Variant, VerifyRequest, encode_line,
 };
 use std::time::{Duration, Instant};
 
@@ -29,8 +34,6 @@ use std::time::{Duration, Instant};
 pub struct Options {
     /// How long to wait for each reply, and for the exit after `shutdown`.
     pub timeout: Duration,
-    /// Also apply the per-message semantic rules (B3, F1, D1, P1–P3, …).
-    pub semantic: bool,
 }
 
 /// More unsolicited lines than this and the provider is flooding its output.
@@ -39,6 +42,8 @@ pub const MAX_UNSOLICITED: usize = 64;
 pub const MAX_KINDS: usize = 8;
 /// At most this many held frames are sent in the `verify` request.
 pub const MAX_VERIFY_FRAMES: usize = 8;
+/// At most this many file provenance links are re-read and hashed (D2).
+pub const MAX_REREAD: usize = 64;
 /// How long a provider that closed its output gets to exit before it is killed.
 const EXIT_GRACE: Duration = Duration::from_millis(500);
 
@@ -58,7 +63,7 @@ pub fn run(
         interop,
         strict,
         options,
-        checker: TranscriptChecker::with_rules(interop, true, options.semantic),
+        checker: TranscriptChecker::with_rules(interop, true, true),
         sequence: 0,
         steps: Vec::new(),
         current: None,
@@ -67,6 +72,10 @@ pub fn run(
         correlation: false,
         provider_name: String::new(),
         held: Vec::new(),
+        earliest_valid_from: None,
+        anchor: None,
+        fallback_anchor: None,
+        reread: Vec::new(),
         ended: None,
         closed_output: false,
         exit: None,
@@ -86,8 +95,7 @@ struct Driver<'a> {
     interop: &'a Validator,
     strict: &'a Validator,
     options: Options,
-    /// The exchange rules always (a host enforces them), the per-message rules
-    /// with [`Options::semantic`].
+    /// Every semantic rule, per message and across the conversation.
     checker: TranscriptChecker<'a>,
     sequence: usize,
     steps: Vec<Step>,
@@ -96,7 +104,16 @@ struct Driver<'a> {
     next_id: usize,
     correlation: bool,
     provider_name: String,
+    /// Identities served so far, for `verify`.
     held: Vec<FrameId>,
+    /// The earliest `valid_from` served so far, for the `as_of` probe.
+    earliest_valid_from: Option<String>,
+    /// The first relation target served so far, for the anchored probe.
+    anchor: Option<String>,
+    /// The first frame `uri` served so far, when no relation offers an anchor.
+    fallback_anchor: Option<String>,
+    /// The file provenance links re-read so far, as (uri, range, digest).
+    reread: Vec<(Option<String>, Option<String>, String)>,
     /// Why the conversation ended early.
     ended: Option<String>,
     /// The provider closed its output.
@@ -125,38 +142,40 @@ impl Driver<'_> {
             }
         }
         if kinds.is_empty() {
-            self.query("query (any kind)", Vec::new(), 5, 2000, false);
+            self.query(
+                "query (any kind)",
+                self.new_query(Vec::new(), 5, 2000),
+                false,
+            );
         }
         for kind in &kinds {
-            self.query(
-                &format!("query kind={kind}"),
-                vec![kind.clone()],
-                5,
-                2000,
-                true,
-            );
+            let query = self.new_query(vec![kind.clone()], 5, 2000);
+            self.query(&format!("query kind={kind}"), query, true);
         }
         self.query(
             "tiny budget (max_frames 1, max_tokens 1)",
-            Vec::new(),
-            1,
-            1,
+            self.new_query(Vec::new(), 1, 1),
             false,
         );
         self.query(
             "zero budget (max_frames 0, max_tokens 0)",
-            Vec::new(),
-            0,
-            0,
+            self.new_query(Vec::new(), 0, 0),
             false,
         );
+        self.as_of();
+        self.anchored(capabilities.graph);
+        self.wrong_embedding(capabilities.embeddings_fingerprint.as_deref());
         self.verify(capabilities.verify);
         self.probe(
             "unknown envelope type",
             br#"{"type":"cgp_check_unknown_type","note":"an envelope type this protocol does not define"}"#,
         );
         self.probe("garbage line", b"this line is not JSON {");
-        self.query("still serving after garbage", Vec::new(), 1, 100, false);
+        self.query(
+            "still serving after garbage",
+            self.new_query(Vec::new(), 1, 100),
+            false,
+        );
         self.shutdown();
     }
 
@@ -175,16 +194,7 @@ impl Driver<'_> {
                 capabilities,
                 ..
             }) => {
-                if !versions_compatible(PROTOCOL_VERSION, &protocol_version) {
-                    self.problem(
-                        Severity::Error,
-                        Side::Provider,
-                        Some(Rule::H3),
-                        format!(
-                            "the provider acknowledges \"{protocol_version}\", which is not in the contextgraph/1 family; a contextgraph/1.0 host refuses it"
-                        ),
-                    );
-                }
+                // H3 is judged on the line itself, with the other semantic rules.
                 let kinds = capabilities.query.kinds.join(", ");
                 let mut flags = Vec::new();
                 for (flag, on) in [
@@ -228,17 +238,8 @@ impl Driver<'_> {
         capabilities
     }
 
-    fn query(
-        &mut self,
-        name: &str,
-        kinds: Vec<String>,
-        max_frames: u32,
-        max_tokens: u32,
-        declared: bool,
-    ) {
-        if !self.begin(name) {
-            return;
-        }
+    /// A query for `kinds` with the given budget.
+    fn new_query(&self, kinds: Vec<String>, max_frames: u32, max_tokens: u32) -> ContextQuery {
         let goal = match kinds.first() {
             Some(kind) => format!("cgp check: what do you know about {kind}?"),
             None => "cgp check: what do you know?".to_owned(),
@@ -248,13 +249,24 @@ impl Driver<'_> {
             .iter()
             .map(|kind| FrameKind::from_wire(kind.as_str()))
             .collect();
+        query
+    }
+
+    /// Runs a step that sends `query`, and returns the reply. `declared`: the
+    /// query asks for kinds the provider declares, so an error is suspicious.
+    fn query(&mut self, name: &str, query: ContextQuery, declared: bool) -> Option<Envelope> {
+        if !self.begin(name) {
+            return None;
+        }
         let id = self.correlation.then(|| {
             self.next_id += 1;
             format!("cgp-q{}", self.next_id)
         });
         let line = encode(&Envelope::Query { id, query });
-        let reply = self.exchange(&line, false, &[Variant::Frames, Variant::Error], None);
-        match reply.and_then(|checked| checked.envelope) {
+        let reply = self
+            .exchange(&line, false, &[Variant::Frames, Variant::Error], None)
+            .and_then(|checked| checked.envelope);
+        match &reply {
             Some(Envelope::Frames { result, .. }) => {
                 let cost: u64 = result.frames.iter().map(|f| u64::from(f.token_cost)).sum();
                 self.detail(format!(
@@ -262,30 +274,12 @@ impl Driver<'_> {
                     result.frames.len(),
                     if result.truncated { ", truncated" } else { "" }
                 ));
-                for (index, frame) in result.frames.iter().enumerate() {
-                    if !kinds.is_empty() && !kinds.iter().any(|kind| frame.kind == kind.as_str()) {
-                        self.problem(
-                            Severity::Warning,
-                            Side::Provider,
-                            None,
-                            format!(
-                                "frame {index} is of kind \"{}\", but the query asked only for [{}]",
-                                frame.kind.as_str(),
-                                kinds.join(", ")
-                            ),
-                        );
-                    }
-                    if frame.content_digest.is_some() && self.held.len() < MAX_VERIFY_FRAMES {
-                        self.held.push(FrameId::new(
-                            self.provider_name.clone(),
-                            frame.id.clone(),
-                            frame.content_digest.clone(),
-                        ));
-                    }
+                for frame in &result.frames {
+                    self.learn(frame);
                 }
             }
             Some(Envelope::Error { code, message, .. }) => {
-                let code = code.unwrap_or(ErrorCode::Internal);
+                let code = code.clone().unwrap_or(ErrorCode::Internal);
                 self.detail(format!("error {}: {message}", code.as_str()));
                 if declared {
                     self.problem(
@@ -302,25 +296,239 @@ impl Driver<'_> {
             _ => {}
         }
         self.finish();
+        reply
     }
 
-    fn verify(&mut self, advertised: bool) {
-        if !self.begin("verify") {
-            return;
-        }
-        if !advertised {
-            self.skip(
-                "the provider does not declare capabilities.verify (V3: a host sends verify only to providers that do)",
+    /// Takes note of what a served frame offers the later probes (an identity to
+    /// verify, a `valid_from` to pin, an anchor), and re-reads its local file
+    /// provenance (D2).
+    fn learn(&mut self, frame: &ContextFrame) {
+        if frame.content_digest.is_some() && self.held.len() < MAX_VERIFY_FRAMES {
+            let identity = FrameId::new(
+                self.provider_name.clone(),
+                frame.id.clone(),
+                frame.content_digest.clone(),
             );
+            if !self.held.contains(&identity) {
+                self.held.push(identity);
+            }
+        }
+        if let Some(valid_from) = &frame.valid_from {
+            let earlier = self
+                .earliest_valid_from
+                .as_deref()
+                .is_none_or(|earliest| is_later(earliest, valid_from) == Some(true));
+            if earlier && is_protocol_timestamp(valid_from) {
+                self.earliest_valid_from = Some(valid_from.clone());
+            }
+        }
+        if self.anchor.is_none() {
+            self.anchor = frame
+                .relations
+                .iter()
+                .map(|relation| relation.target_uri.clone())
+                .find(|uri| !uri.trim().is_empty());
+        }
+        if self.anchor.is_none() && self.fallback_anchor.is_none() {
+            self.fallback_anchor = frame.uri.clone().filter(|uri| !uri.trim().is_empty());
+        }
+        for (index, link) in frame.provenance.iter().enumerate() {
+            let Some(declared) = link.digest.as_deref() else {
+                continue;
+            };
+            if self.reread.len() >= MAX_REREAD {
+                break;
+            }
+            let key = (link.uri.clone(), link.range.clone(), declared.to_owned());
+            if link.kind != "file" || self.reread.contains(&key) {
+                continue;
+            }
+            self.reread.push(key);
+            if let Reread::Differs { actual } = provenance::reread(link) {
+                self.problem(
+                    Severity::Error,
+                    Side::Provider,
+                    Some(Rule::D2),
+                    format!(
+                        "frame \"{}\" provenance[{index}] declares {declared} for {}{}, but those bytes hash to {actual}",
+                        frame.id,
+                        link.uri.as_deref().unwrap_or_default(),
+                        link.range
+                            .as_deref()
+                            .map(|range| format!(" {range}"))
+                            .unwrap_or_default()
+                    ),
+                );
+            }
+        }
+    }
+
+    /// Q2: a query pinned to the earliest `valid_from` served so far; the
+    /// session flags any frame that became valid after it.
+    fn as_of(&mut self) {
+        let Some(pin) = self.earliest_valid_from.clone() else {
+            if self.begin("query as_of") {
+                self.skip("no frame served so far carries a valid_from to pin the query to");
+            }
+            return;
+        };
+        let mut query = self.new_query(Vec::new(), 5, 2000);
+        query.as_of = Some(pin.clone());
+        self.query(&format!("query as_of={pin}"), query, false);
+    }
+
+    /// G3: a graph provider asked for frames anchored on a URI it served must
+    /// return one; the session checks the ranking (G4).
+    fn anchored(&mut self, graph: bool) {
+        let anchor = self.anchor.clone().or_else(|| self.fallback_anchor.clone());
+        let (true, Some(anchor)) = (graph, anchor) else {
+            if self.begin("query anchors") {
+                self.skip(if graph {
+                    "no frame served so far carries a uri or a relation to anchor on"
+                } else {
+                    "the provider does not declare capabilities.graph"
+                });
+            }
+            return;
+        };
+        let mut query = self.new_query(Vec::new(), 5, 2000);
+        query.anchors = vec![anchor.clone()];
+        let name = format!("query anchors=[{}]", crate::validate::cut(&anchor, 80));
+        if let Some(Envelope::Frames { result, .. }) = self.query(&name, query, false) {
+            let anchors = [anchor];
+            if !result
+                .frames
+                .iter()
+                .any(|frame| is_anchored(frame, &anchors))
+            {
+                self.problem_in_last(
+                    Severity::Error,
+                    Rule::G3,
+                    format!(
+                        "no frame of the answer is anchored on \"{}\", a URI from the provider's own earlier answers",
+                        crate::validate::cut(&anchors[0], 80)
+                    ),
+                );
+            }
+        }
+    }
+
+    /// E1: a query embedding whose length contradicts the declared fingerprint
+    /// should be refused with `bad_request` (the session flags scoring it).
+    fn wrong_embedding(&mut self, fingerprint: Option<&str>) {
+        let Some(dimension) = fingerprint.and_then(fingerprint_dimension) else {
+            if self.begin("query with a wrong-dimension embedding") {
+                self.skip("the provider declares no embeddings_fingerprint with a dimension");
+            }
+            return;
+        };
+        let wrong = if dimension == 1 { 2 } else { 1 };
+        let mut query = self.new_query(Vec::new(), 5, 2000);
+        query.embedding = Some(vec![0.5; wrong]);
+        let name = format!("query with a {wrong}-dimensional embedding");
+        if let Some(Envelope::Error { code, .. }) = self.query(&name, query, false) {
+            let code = code.unwrap_or(ErrorCode::Internal);
+            if code != ErrorCode::BadRequest {
+                self.problem_in_last(
+                    Severity::Warning,
+                    Rule::E1,
+                    format!(
+                        "the provider refuses an embedding of the wrong dimension with `{}`; E1 asks for `bad_request`",
+                        code.as_str()
+                    ),
+                );
+            }
+        }
+    }
+
+    /// Asks `verify` about the identities served so far, first as served (V4:
+    /// each must be `valid`), then with every digest changed (V1: none may be
+    /// `valid`, and each must be `stale`).
+    fn verify(&mut self, advertised: bool) {
+        if !advertised {
+            for name in ["verify", "verify changed digests"] {
+                if self.begin(name) {
+                    self.skip(
+                        "the provider does not declare capabilities.verify (V3: a host sends verify only to providers that do)",
+                    );
+                }
+            }
             return;
         }
-        let mut frames = self.held.clone();
-        if frames.is_empty() {
-            frames.push(FrameId::new(
+        let held = self.held.clone();
+        if held.is_empty() {
+            // Nothing to vouch for; the provider must still answer.
+            let unknown = FrameId::new(
                 self.provider_name.clone(),
                 UNKNOWN_FRAME,
                 Some(format!("sha256:{}", "0".repeat(64))),
-            ));
+            );
+            self.ask_verify("verify", vec![unknown]);
+            if self.begin("verify changed digests") {
+                self.skip("no frame served so far carries a content_digest");
+            }
+            return;
+        }
+        if let Some(verdicts) = self.ask_verify("verify", held.clone()) {
+            let unvouched: Vec<String> = held
+                .iter()
+                .filter(|identity| {
+                    !verdicts
+                        .iter()
+                        .any(|v| &v.frame == *identity && v.verdict.permits_reuse())
+                })
+                .map(|identity| format!("\"{}\"", identity.frame_id))
+                .collect();
+            if !unvouched.is_empty() {
+                self.problem_in_last(
+                    Severity::Error,
+                    Rule::V4,
+                    format!(
+                        "the provider declares verify but does not answer `valid` for {} of the {} frame(s) it has just served with these digests: {}",
+                        unvouched.len(),
+                        held.len(),
+                        unvouched.join(", ")
+                    ),
+                );
+            }
+        }
+        let changed: Vec<FrameId> = held
+            .iter()
+            .map(|identity| {
+                let mut changed = identity.clone();
+                changed.content_digest = identity.content_digest.as_deref().map(other_digest);
+                changed
+            })
+            .collect();
+        if let Some(verdicts) = self.ask_verify("verify changed digests", changed.clone()) {
+            let mut wrong = Vec::new();
+            for verdict in verdicts.iter().filter(|v| changed.contains(&v.frame)) {
+                if verdict.verdict.status() != "stale" {
+                    wrong.push(format!(
+                        "\"{}\" is `{}`",
+                        verdict.frame.frame_id,
+                        verdict.verdict.status()
+                    ));
+                }
+            }
+            if !wrong.is_empty() {
+                self.problem_in_last(
+                    Severity::Error,
+                    Rule::V1,
+                    format!(
+                        "asked about frames it still serves, under digests it never served, the provider must answer `stale`: {}",
+                        wrong.join(", ")
+                    ),
+                );
+            }
+        }
+    }
+
+    /// Runs a step that sends `verify` for `frames`; the verdicts, when the
+    /// reply is `verified`.
+    fn ask_verify(&mut self, name: &str, frames: Vec<FrameId>) -> Option<Vec<FrameVerdict>> {
+        if !self.begin(name) {
+            return None;
         }
         let line = encode(&Envelope::Verify {
             request: VerifyRequest {
@@ -328,7 +536,7 @@ impl Driver<'_> {
             },
         });
         let reply = self.exchange(&line, false, &[Variant::Verified, Variant::Error], None);
-        match reply.and_then(|checked| checked.envelope) {
+        let verdicts = match reply.and_then(|checked| checked.envelope) {
             Some(Envelope::Verified { response }) => {
                 self.detail(format!(
                     "{} verdict(s) for {} identit{}",
@@ -349,14 +557,17 @@ impl Driver<'_> {
                         );
                     }
                 }
+                Some(response.verdicts)
             }
             Some(Envelope::Error { code, message, .. }) => {
                 let code = code.unwrap_or(ErrorCode::Internal);
                 self.detail(format!("error {}: {message}", code.as_str()));
+                None
             }
-            _ => {}
-        }
+            _ => None,
+        };
         self.finish();
+        verdicts
     }
 
     fn probe(&mut self, name: &str, line: &[u8]) {
@@ -678,7 +889,12 @@ impl Driver<'_> {
             .findings
             .iter()
             .cloned()
-            .map(|finding| (Severity::Error, finding))
+            .map(|finding| {
+                let severity = finding
+                    .rule
+                    .map_or(Severity::Error, |rule| rule.requirement().into());
+                (severity, finding)
+            })
             .chain(
                 warnings
                     .into_iter()
@@ -799,6 +1015,20 @@ impl Driver<'_> {
         });
     }
 
+    /// A problem of the provider's in the step that just finished.
+    fn problem_in_last(&mut self, severity: Severity, rule: Rule, message: String) {
+        let sequence = Some(self.sequence).filter(|&s| s > 0);
+        if let Some(step) = self.steps.last_mut() {
+            step.problems.push(Problem {
+                severity,
+                side: Side::Provider,
+                rule: Some(rule),
+                message,
+                sequence,
+            });
+        }
+    }
+
     fn end(&mut self, reason: &str) {
         if self.ended.is_none() {
             self.ended = Some(reason.to_owned());
@@ -812,6 +1042,14 @@ fn encode(envelope: &Envelope) -> Vec<u8> {
         line.pop();
     }
     line
+}
+
+/// A well-formed digest other than `digest`: its last hex digit changed.
+fn other_digest(digest: &str) -> String {
+    let mut changed = digest.to_owned();
+    let last = changed.pop();
+    changed.push(if last == Some('0') { '1' } else { '0' });
+    changed
 }
 
 fn seconds(duration: Duration) -> String {

@@ -3,6 +3,7 @@
 //!
 //! - [`driver`]: the host's side of the conversation (handshake, queries, budget
 //!   probes, verify, garbage, shutdown) over any [`Peer`], and the [`Report`].
+//! - [`provenance`]: re-reading the local files of `file` provenance (D2).
 //! - [`stdio`]: a provider run as a child process, spoken to over stdio, with a
 //!   timeout on every read and its process group always killed and reaped.
 //! - [`http`]: a provider behind a loopback HTTP endpoint, one `POST` per
@@ -10,9 +11,10 @@
 
 pub mod driver;
 pub mod http;
+pub mod provenance;
 pub mod stdio;
 
-use crate::semantic::Rule;
+use crate::semantic::{Requirement, Rule};
 use crate::transcript::Finding;
 use cgp_types::Variant;
 use std::fmt;
@@ -116,6 +118,16 @@ impl Severity {
     }
 }
 
+impl From<Requirement> for Severity {
+    /// A broken MUST is an error, a broken SHOULD a warning.
+    fn from(requirement: Requirement) -> Self {
+        match requirement {
+            Requirement::Must => Severity::Error,
+            Requirement::Should => Severity::Warning,
+        }
+    }
+}
+
 impl fmt::Display for Severity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -138,8 +150,8 @@ pub struct Message {
     /// A deliberately invalid line the host sends to test robustness (R1); its
     /// findings are expected and not counted.
     pub probe: bool,
-    /// What is wrong with it: interop and semantic findings are errors, strict
-    /// ones warnings.
+    /// What is wrong with it: interop findings and broken MUSTs are errors,
+    /// strict findings and broken SHOULDs warnings.
     pub findings: Vec<(Severity, Finding)>,
 }
 

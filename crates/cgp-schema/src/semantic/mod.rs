@@ -9,14 +9,19 @@
 //! Two kinds of checks live here:
 //!
 //! - per-message rules ([`check_envelope`] and the per-type functions it calls):
-//!   B3, F1–F5, F11, F13, D1, P1–P3, P5, C5, G1, G2, H3;
+//!   B3, F1–F5, F11–F15, D1, E1, P1–P3, P5, C5, G1, G2, H3;
 //! - exchange rules, which need both sides of a conversation ([`Session`]): the
-//!   budget sum B1, the frame limit B4 and the `id` echo H4.
+//!   budget sum B1, the frame limit B4, the `id` echo H4, the `kinds` filter Q1,
+//!   the `as_of` pin Q2, anchored ranking G4 and the embedding dimension E1.
+//!
+//! Every rule is a MUST or a SHOULD of SPEC.md ([`Rule::requirement`]).
+
+pub mod attestation;
 
 use cgp_types::{
-    Capabilities, ContextFrame, ContextQueryResult, DataFlow, Envelope, FrameAttestation,
-    InclusionProof, PROTOCOL_VERSION, Provenance, ProvenanceAttestation, Relation, Representation,
-    protocol_family, versions_compatible,
+    AttesterKey, Capabilities, ContextFrame, ContextQueryResult, DataFlow, Envelope,
+    FrameAttestation, InclusionProof, PROTOCOL_VERSION, Provenance, ProvenanceAttestation,
+    Relation, Representation, protocol_family, versions_compatible,
 };
 use std::collections::VecDeque;
 use std::fmt;
@@ -32,6 +37,8 @@ pub enum Rule {
     B4,
     /// `content_digest`, when present, is `sha256:` + 64 lowercase hex.
     D1,
+    /// A file provenance digest is the sha256 of the bytes it addresses.
+    D2,
     /// `score` lies in `[0, 1]`.
     F1,
     /// `title` is not empty.
@@ -44,8 +51,14 @@ pub enum Rule {
     F5,
     /// No attestation names a frame outside its result.
     F11,
+    /// `result_attestation` signs the Merkle root of the result's frames.
+    F12,
     /// Inclusion proofs have at most 64 steps and `leaf_index < leaf_count`.
     F13,
+    /// An attestation signs the commitment of the frame it names.
+    F14,
+    /// Signatures verify under the keys published at the handshake.
+    F15,
     /// A `full` frame carries `content`.
     P1,
     /// A `compact` frame carries content, digest, hash, transform and reference.
@@ -60,17 +73,68 @@ pub enum Rule {
     G1,
     /// Every relation's `target_uri` is non-blank.
     G2,
+    /// A graph provider returns a frame anchored on a query anchor it serves.
+    G3,
+    /// Anchored frames are ranked before unanchored ones (SHOULD).
+    G4,
+    /// A query embedding of the wrong dimension is refused (SHOULD).
+    E1,
+    /// No frame outside a non-empty `kinds` filter.
+    Q1,
+    /// No frame that became valid after the query's `as_of`.
+    Q2,
     /// The acknowledged version is in the `contextgraph/1` family.
     H3,
     /// Replies echo the `id` of the request they answer.
     H4,
     /// A provider answers an undecodable line with `error` and keeps serving.
     R1,
+    /// A `verify` verdict never vouches for a digest the provider does not serve.
+    V1,
     /// A host sends `verify` only to providers that declare it.
     V3,
+    /// A verifying provider answers `valid` for what it serves unchanged.
+    V4,
 }
 
 impl Rule {
+    /// Every rule, in declaration order.
+    pub const ALL: [Rule; 33] = [
+        Rule::B1,
+        Rule::B3,
+        Rule::B4,
+        Rule::D1,
+        Rule::D2,
+        Rule::F1,
+        Rule::F2,
+        Rule::F3,
+        Rule::F4,
+        Rule::F5,
+        Rule::F11,
+        Rule::F12,
+        Rule::F13,
+        Rule::F14,
+        Rule::F15,
+        Rule::P1,
+        Rule::P2,
+        Rule::P3,
+        Rule::P5,
+        Rule::C5,
+        Rule::G1,
+        Rule::G2,
+        Rule::G3,
+        Rule::G4,
+        Rule::E1,
+        Rule::Q1,
+        Rule::Q2,
+        Rule::H3,
+        Rule::H4,
+        Rule::R1,
+        Rule::V1,
+        Rule::V3,
+        Rule::V4,
+    ];
+
     /// The rule id as SPEC.md writes it, e.g. `"B3"`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -78,13 +142,17 @@ impl Rule {
             Rule::B3 => "B3",
             Rule::B4 => "B4",
             Rule::D1 => "D1",
+            Rule::D2 => "D2",
             Rule::F1 => "F1",
             Rule::F2 => "F2",
             Rule::F3 => "F3",
             Rule::F4 => "F4",
             Rule::F5 => "F5",
             Rule::F11 => "F11",
+            Rule::F12 => "F12",
             Rule::F13 => "F13",
+            Rule::F14 => "F14",
+            Rule::F15 => "F15",
             Rule::P1 => "P1",
             Rule::P2 => "P2",
             Rule::P3 => "P3",
@@ -92,10 +160,25 @@ impl Rule {
             Rule::C5 => "C5",
             Rule::G1 => "G1",
             Rule::G2 => "G2",
+            Rule::G3 => "G3",
+            Rule::G4 => "G4",
+            Rule::E1 => "E1",
+            Rule::Q1 => "Q1",
+            Rule::Q2 => "Q2",
             Rule::H3 => "H3",
             Rule::H4 => "H4",
             Rule::R1 => "R1",
+            Rule::V1 => "V1",
             Rule::V3 => "V3",
+            Rule::V4 => "V4",
+        }
+    }
+
+    /// Whether SPEC.md states the rule as a MUST or as a SHOULD.
+    pub fn requirement(self) -> Requirement {
+        match self {
+            Rule::G4 | Rule::E1 => Requirement::Should,
+            _ => Requirement::Must,
         }
     }
 
@@ -109,6 +192,15 @@ impl fmt::Display for Rule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
+}
+
+/// How binding a rule is: a broken MUST is an error, a broken SHOULD a warning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Requirement {
+    /// The rule says MUST (or MUST NOT).
+    Must,
+    /// The rule says SHOULD (or SHOULD NOT).
+    Should,
 }
 
 /// One broken semantic rule.
@@ -129,6 +221,21 @@ pub struct Context {
     pub graph: bool,
     /// The provider's `name`: the `provider_id` its attestations must carry (F11).
     pub provider_name: Option<String>,
+    /// The dimension of the provider's `embeddings_fingerprint`, when it
+    /// declares one with a decimal dimension (E1).
+    pub embedding_dimension: Option<usize>,
+    /// The keys the provider published to check its attestations (F15).
+    pub attester_keys: Vec<AttesterKey>,
+}
+
+/// The dimension an embedding fingerprint `<model-id>/<dimensions>[/<normalization>]`
+/// states, when its second part is a decimal integer (SPEC.md E1).
+pub fn fingerprint_dimension(fingerprint: &str) -> Option<usize> {
+    let part = fingerprint.split('/').nth(1)?;
+    if part.is_empty() || !part.bytes().all(|byte| byte.is_ascii_digit()) {
+        return None;
+    }
+    part.parse().ok()
 }
 
 struct Out<'a>(&'a mut Vec<SemanticViolation>);
@@ -203,6 +310,26 @@ pub fn is_protocol_timestamp(text: &str) -> bool {
         _ => return false,
     };
     rest_ok && (1..=month_days).contains(&day) && hour <= 23 && minute <= 59 && second <= 60
+}
+
+/// Whether protocol timestamp `a` names a later instant than `b`; `None` when
+/// either is not a protocol timestamp (SPEC.md F4, Q2). The profile spells every
+/// instant one way, so the date and time compare as text; the fractions compare
+/// digit by digit, a missing one being the smallest.
+pub fn is_later(a: &str, b: &str) -> Option<bool> {
+    fn parts(text: &str) -> Option<(&str, &str)> {
+        if !is_protocol_timestamp(text) {
+            return None;
+        }
+        let head = text.get(..19)?;
+        let fraction = text
+            .get(19..)?
+            .trim_start_matches('.')
+            .trim_end_matches('Z')
+            .trim_end_matches('0');
+        Some((head, fraction))
+    }
+    Some(parts(a)? > parts(b)?)
 }
 
 /// The budget cost of `content`: ⌈UTF-8 bytes ÷ 4⌉, and 0 without content
@@ -349,6 +476,101 @@ fn result_rules(result: &ContextQueryResult, pointer: &str, context: &Context, o
     if let Some(attestation) = &result.result_attestation {
         provenance_attestation(attestation, &format!("{pointer}/result_attestation"), out);
     }
+    if let Some(provider) = &context.provider_name {
+        attestations_verify(result, pointer, provider, &context.attester_keys, out);
+    }
+}
+
+/// F12, F14 and F15: recomputes what each attestation of `result` claims to
+/// sign, from the frames as served by `provider`, and checks each signature
+/// against `keys`.
+fn attestations_verify(
+    result: &ContextQueryResult,
+    pointer: &str,
+    provider: &str,
+    keys: &[AttesterKey],
+    out: &mut Out<'_>,
+) {
+    let signature = |attestation: &ProvenanceAttestation,
+                     signed: &attestation::Hash,
+                     at: String,
+                     out: &mut Out<'_>| {
+        if let Err(problem) = attestation::verify_signature(attestation, signed, keys) {
+            out.push(Rule::F15, at, problem.describe(attestation));
+        }
+    };
+    let root = result.result_attestation.as_ref().map(|attestation| {
+        let at = format!("{pointer}/result_attestation");
+        let expected = attestation::result_root(provider, &result.frames);
+        match attestation::parse_digest(&attestation.signed_commitment) {
+            Some(signed) if signed == expected => signature(attestation, &signed, at, out),
+            signed => out.push(
+                Rule::F12,
+                format!("{at}/signed_commitment"),
+                format!(
+                    "result_attestation signs {}, but the Merkle root of the result's {} frame(s) is {}",
+                    quoted(&attestation.signed_commitment),
+                    result.frames.len(),
+                    attestation::digest_text(&expected)
+                ) + if signed.is_none() { " (and it is not a well-formed digest)" } else { "" },
+            ),
+        }
+        attestation::parse_digest(&attestation.signed_commitment)
+    });
+    for (index, entry) in result.frame_attestations.iter().enumerate() {
+        let at = format!("{pointer}/frame_attestations/{index}");
+        let named = &entry.frame;
+        let Some(frame) = result.frames.iter().find(|frame| {
+            named.provider_id == provider
+                && frame.id == named.frame_id
+                && frame.content_digest == named.content_digest
+        }) else {
+            continue; // An orphan: F11.
+        };
+        let commitment = attestation::frame_commitment(provider, frame);
+        let expected = attestation::digest_text(&commitment);
+        if let Some(signed_by_frame) = &entry.attestation {
+            let at = format!("{at}/attestation");
+            if signed_by_frame.signed_commitment == expected {
+                signature(signed_by_frame, &commitment, at, out);
+            } else {
+                out.push(
+                    Rule::F14,
+                    format!("{at}/signed_commitment"),
+                    format!(
+                        "the attestation of frame \"{}\" signs {}, but the frame as served commits to {expected}: its id, content_digest or provenance is not what was signed",
+                        frame.id,
+                        quoted(&signed_by_frame.signed_commitment)
+                    ),
+                );
+            }
+        }
+        if let Some(proof) = &entry.inclusion_proof {
+            let at = format!("{at}/inclusion_proof");
+            let reached = attestation::root_from_proof(&commitment, proof);
+            let message = match (&root, reached) {
+                (None, _) => Some(format!(
+                    "the inclusion proof of frame \"{}\" proves membership of a root, but the result has no result_attestation",
+                    frame.id
+                )),
+                (Some(_), None) => Some(format!(
+                    "the inclusion proof of frame \"{}\" has a malformed sibling or leaf_index, and leads to no root",
+                    frame.id
+                )),
+                (Some(signed), Some(reached)) if signed.as_ref() != Some(&reached) => {
+                    Some(format!(
+                        "the inclusion proof of frame \"{}\" leads from its commitment {expected} to {}, not to the root result_attestation signs",
+                        frame.id,
+                        attestation::digest_text(&reached)
+                    ))
+                }
+                _ => None,
+            };
+            if let Some(message) = message {
+                out.push(Rule::F14, at, message);
+            }
+        }
+    }
 }
 
 fn frame_attestation(entry: &FrameAttestation, pointer: &str, out: &mut Out<'_>) {
@@ -401,7 +623,7 @@ fn inclusion_proof(proof: &InclusionProof, pointer: &str, out: &mut Out<'_>) {
     }
 }
 
-/// The frame rules (B3, F1–F5, D1, P1–P3, G1, G2) on a `ContextFrame` at `pointer`.
+/// The frame rules (B3, F1–F5, D1, E1, P1–P3, G1, G2) on a `ContextFrame` at `pointer`.
 pub fn check_frame(
     frame: &ContextFrame,
     pointer: &str,
@@ -478,6 +700,22 @@ fn frame_rules(frame: &ContextFrame, pointer: &str, context: &Context, out: &mut
     }
     for (index, link) in frame.provenance.iter().enumerate() {
         provenance(link, &format!("{pointer}/provenance/{index}"), out);
+    }
+    if let Some(embedding) = &frame.embedding {
+        let dimension = fingerprint_dimension(&embedding.fingerprint);
+        if let (Some(vector), Some(dimension)) = (&embedding.vector, dimension) {
+            if vector.len() != dimension {
+                out.push(
+                    Rule::E1,
+                    format!("{pointer}/embedding/vector"),
+                    format!(
+                        "the vector has {} components, but its fingerprint {} states {dimension}",
+                        vector.len(),
+                        quoted(&embedding.fingerprint)
+                    ),
+                );
+            }
+        }
     }
     representation(frame, pointer, out);
     for (index, relation) in frame.relations.iter().enumerate() {
@@ -640,7 +878,23 @@ struct Pending {
     id: Option<String>,
     max_tokens: u32,
     max_frames: u32,
+    kinds: Vec<String>,
+    anchors: Vec<String>,
+    as_of: Option<String>,
+    embedding_length: Option<usize>,
     origin: String,
+}
+
+impl Pending {
+    /// The bytes of the query's own text a [`Session`] keeps: its id, kinds,
+    /// anchors and `as_of`.
+    fn remembered_bytes(&self) -> usize {
+        let strings = |list: &[String]| list.iter().map(String::len).sum::<usize>();
+        self.id.as_ref().map_or(0, String::len)
+            + strings(&self.kinds)
+            + strings(&self.anchors)
+            + self.as_of.as_ref().map_or(0, String::len)
+    }
 }
 
 /// The exchange rules over a conversation: feed it every envelope of both sides
@@ -656,7 +910,7 @@ pub struct Session {
     context: Context,
     correlation: Option<bool>,
     pending: VecDeque<Pending>,
-    /// The bytes of the ids in `pending`.
+    /// The bytes `pending` remembers ([`Pending::remembered_bytes`]).
     pending_id_bytes: usize,
     queries_seen: bool,
 }
@@ -670,9 +924,9 @@ fn shown_id(id: &str) -> String {
     crate::validate::cut(id, 80)
 }
 
-/// How many bytes of query ids a [`Session`] remembers at most: an id may be
-/// megabytes long, and 4096 of them must not take gigabytes. The oldest queries
-/// are forgotten first.
+/// How many bytes of query ids, kinds, anchors and `as_of` a [`Session`]
+/// remembers at most: an id may be megabytes long, and 4096 of them must not
+/// take gigabytes. The oldest queries are forgotten first.
 pub const MAX_PENDING_ID_BYTES: usize = 16 * 1024 * 1024;
 
 impl Session {
@@ -695,11 +949,17 @@ impl Session {
             Envelope::HandshakeAck {
                 provider,
                 capabilities,
+                attester_keys,
                 ..
             } => {
                 self.context = Context {
+                    attester_keys: attester_keys.clone(),
                     graph: capabilities.graph,
                     provider_name: Some(provider.name.clone()),
+                    embedding_dimension: capabilities
+                        .embeddings_fingerprint
+                        .as_deref()
+                        .and_then(fingerprint_dimension),
                 };
                 self.correlation = Some(capabilities.correlation);
             }
@@ -715,7 +975,17 @@ impl Session {
                         ),
                     );
                 }
-                let id_bytes = id.as_ref().map_or(0, String::len);
+                let pending = Pending {
+                    id: id.clone(),
+                    max_tokens: query.max_tokens,
+                    max_frames: query.max_frames,
+                    kinds: query.kinds.iter().map(|k| k.as_str().to_owned()).collect(),
+                    anchors: query.anchors.clone(),
+                    as_of: query.as_of.clone(),
+                    embedding_length: query.embedding.as_ref().map(Vec::len),
+                    origin: origin.to_owned(),
+                };
+                let id_bytes = pending.remembered_bytes();
                 while !self.pending.is_empty()
                     && (self.pending.len() >= MAX_PENDING_QUERIES
                         || self.pending_id_bytes + id_bytes > MAX_PENDING_ID_BYTES)
@@ -723,16 +993,11 @@ impl Session {
                     self.take_oldest();
                 }
                 self.pending_id_bytes += id_bytes;
-                self.pending.push_back(Pending {
-                    id: id.clone(),
-                    max_tokens: query.max_tokens,
-                    max_frames: query.max_frames,
-                    origin: origin.to_owned(),
-                });
+                self.pending.push_back(pending);
             }
             Envelope::Frames { id, result } => {
                 if let Some(query) = self.answer(id.as_deref(), true, &mut out) {
-                    budget(result, &query, &mut out);
+                    answer_rules(result, &query, &self.context, &mut out);
                 }
             }
             Envelope::Error { id, .. } => {
@@ -745,7 +1010,7 @@ impl Session {
 
     fn take_at(&mut self, index: usize) -> Option<Pending> {
         let taken = self.pending.remove(index)?;
-        self.pending_id_bytes -= taken.id.as_ref().map_or(0, String::len);
+        self.pending_id_bytes -= taken.remembered_bytes();
         Some(taken)
     }
 
@@ -835,6 +1100,88 @@ impl Session {
                     None
                 }
             },
+        }
+    }
+}
+
+/// Whether `frame` is anchored on one of `anchors`: its own `uri`, or the
+/// `target_uri` of one of its relations, is one of them (SPEC.md G3).
+pub fn is_anchored(frame: &ContextFrame, anchors: &[String]) -> bool {
+    frame.uri.as_ref().is_some_and(|uri| anchors.contains(uri))
+        || frame
+            .relations
+            .iter()
+            .any(|relation| anchors.contains(&relation.target_uri))
+}
+
+/// The rules on a `frames` reply that need the query it answers: B1, B4, Q1,
+/// Q2, G4 and E1.
+fn answer_rules(
+    result: &ContextQueryResult,
+    query: &Pending,
+    context: &Context,
+    out: &mut Out<'_>,
+) {
+    budget(result, query, out);
+    for (index, frame) in result.frames.iter().enumerate() {
+        let at = format!("/result/frames/{index}");
+        let kind = frame.kind.as_str();
+        if !query.kinds.is_empty() && !query.kinds.iter().any(|k| k == kind) {
+            out.push(
+                Rule::Q1,
+                format!("{at}/kind"),
+                format!(
+                    "the frame is of kind \"{kind}\", but the query of {} asked only for [{}]",
+                    query.origin,
+                    query.kinds.join(", ")
+                ),
+            );
+        }
+        if let (Some(as_of), Some(valid_from)) = (&query.as_of, &frame.valid_from) {
+            if is_later(valid_from, as_of) == Some(true) {
+                out.push(
+                    Rule::Q2,
+                    format!("{at}/valid_from"),
+                    format!(
+                        "the frame became valid at {valid_from}, after the as_of {as_of} of the query of {}",
+                        query.origin
+                    ),
+                );
+            }
+        }
+    }
+    if context.graph && !query.anchors.is_empty() {
+        let first_unanchored = result
+            .frames
+            .iter()
+            .position(|frame| !is_anchored(frame, &query.anchors));
+        let last_anchored = result
+            .frames
+            .iter()
+            .rposition(|frame| is_anchored(frame, &query.anchors));
+        if let (Some(unanchored), Some(anchored)) = (first_unanchored, last_anchored) {
+            if unanchored < anchored {
+                out.push(
+                    Rule::G4,
+                    format!("/result/frames/{anchored}"),
+                    format!(
+                        "frame {anchored} is anchored on the query's anchors but ranked after frame {unanchored}, which is not (the query of {})",
+                        query.origin
+                    ),
+                );
+            }
+        }
+    }
+    if let (Some(length), Some(dimension)) = (query.embedding_length, context.embedding_dimension) {
+        if length != dimension {
+            out.push(
+                Rule::E1,
+                "/result".into(),
+                format!(
+                    "the query of {} carries a {length}-dimensional embedding, but the provider's fingerprint states {dimension} dimensions; it should be refused with bad_request, not scored",
+                    query.origin
+                ),
+            );
         }
     }
 }
@@ -1032,7 +1379,7 @@ mod tests {
             let reason = example.reason.as_deref().unwrap_or_default();
             let context = Context {
                 graph: reason.contains("graph provider"),
-                provider_name: None,
+                ..Context::default()
             };
             let json = example.json.as_str();
             fn de<T: serde::de::DeserializeOwned>(json: &str) -> T {
@@ -1066,7 +1413,113 @@ mod tests {
                 None => assert!(found.is_empty(), "{}: {found:?}", example.name),
             }
         }
-        assert_eq!(breaking, 16, "the corpus has 16 rule-breaking examples");
+        assert_eq!(breaking, 17, "the corpus has 17 rule-breaking examples");
+    }
+
+    /// Every rule has its anchor in SPEC.md, and its paragraph says MUST when
+    /// the rule is a MUST and SHOULD (and no MUST) when it is a SHOULD.
+    #[test]
+    fn every_rule_is_written_in_the_spec_with_its_strength() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../SPEC.md");
+        let markdown = std::fs::read_to_string(path).expect("SPEC.md");
+        for rule in Rule::ALL {
+            let anchor = format!("<a id=\"rule-{}\"></a>", rule.as_str().to_ascii_lowercase());
+            let start = markdown
+                .find(&anchor)
+                .unwrap_or_else(|| panic!("{rule}: no {anchor}"));
+            let rest = &markdown[start + anchor.len()..];
+            // The rule's text runs to the next rule's anchor after some text of
+            // its own (P1–P3 share one paragraph), or to the next heading.
+            let own = rest.trim_start_matches(|c: char| c.is_whitespace());
+            let own = own
+                .strip_prefix("<a id=")
+                .map_or(own, |_| &own[own.find("**").unwrap_or(0)..]);
+            let end = ["\n<a id=\"rule-", "\n### ", "\n## "]
+                .iter()
+                .filter_map(|marker| own.find(marker))
+                .min()
+                .unwrap_or(own.len());
+            let text = &own[..end];
+            match rule.requirement() {
+                Requirement::Must => assert!(text.contains("MUST"), "{rule}: {text}"),
+                Requirement::Should => assert!(
+                    text.contains("SHOULD") && !text.contains("MUST"),
+                    "{rule}: {text}"
+                ),
+            }
+        }
+    }
+
+    #[test]
+    fn instants_compare_with_their_fractions() {
+        assert_eq!(
+            is_later("2026-09-01T00:00:00Z", "2026-07-01T00:00:00Z"),
+            Some(true)
+        );
+        assert_eq!(
+            is_later("2026-07-01T00:00:00Z", "2026-07-01T00:00:00Z"),
+            Some(false)
+        );
+        assert_eq!(
+            is_later("2026-07-01T00:00:00.5Z", "2026-07-01T00:00:00Z"),
+            Some(true)
+        );
+        assert_eq!(
+            is_later("2026-07-01T00:00:00.5Z", "2026-07-01T00:00:00.25Z"),
+            Some(true)
+        );
+        assert_eq!(
+            is_later("2026-07-01T00:00:00.500Z", "2026-07-01T00:00:00.5Z"),
+            Some(false)
+        );
+        assert_eq!(
+            is_later("2026-07-01T00:00:00Z", "2026-07-01T00:00:00.000Z"),
+            Some(false)
+        );
+        assert_eq!(is_later("last tuesday", "2026-07-01T00:00:00Z"), None);
+        assert_eq!(fingerprint_dimension("bge-small-en-v1.5/384/l2"), Some(384));
+        assert_eq!(fingerprint_dimension("model/4"), Some(4));
+        assert_eq!(fingerprint_dimension("model"), None);
+        assert_eq!(fingerprint_dimension("model/+4/l2"), None);
+    }
+
+    /// Q1, Q2, G4 and E1 judge a `frames` reply against the query it answers.
+    #[test]
+    fn session_checks_kinds_as_of_anchors_and_embedding() {
+        let mut session = Session::new();
+        let ack = line(
+            r#"{"type":"handshake_ack","protocol_version":"contextgraph/1.0","provider":{"name":"p","version":"1","data_flow":{}},"capabilities":{"graph":true,"embeddings_fingerprint":"m/3/l2"}}"#,
+        );
+        assert!(session.observe(&ack, "line 1").is_empty());
+        let frame = |id: &str, kind: &str, valid_from: &str, uri: &str| {
+            format!(
+                r#"{{"id":"{id}","kind":"{kind}","title":"t","content":"abcd","score":0.5,"token_cost":1,"valid_from":"{valid_from}","uri":"{uri}"}}"#
+            )
+        };
+        let query = line(
+            r#"{"type":"query","query":{"goal":"g","kinds":["doc"],"anchors":["file:///a"],"as_of":"2026-07-01T00:00:00Z","embedding":[0.5],"max_frames":5,"max_tokens":50}}"#,
+        );
+        assert!(session.observe(&query, "line 2").is_empty());
+        let frames = line(&format!(
+            r#"{{"type":"frames","result":{{"frames":[{},{}],"truncated":false}}}}"#,
+            frame("x", "snippet", "2026-09-01T00:00:00Z", "file:///b"),
+            frame("y", "doc", "2026-01-01T00:00:00Z", "file:///a"),
+        ));
+        assert_eq!(
+            rules(&session.observe(&frames, "line 3")),
+            vec![
+                ("Q1", "/result/frames/0/kind"),
+                ("Q2", "/result/frames/0/valid_from"),
+                ("G4", "/result/frames/1"),
+                ("E1", "/result"),
+            ]
+        );
+        // The same answer to an unrestricted query breaks nothing.
+        let open = line(r#"{"type":"query","query":{"goal":"g","max_frames":5,"max_tokens":50}}"#);
+        session.observe(&open, "line 4");
+        assert!(session.observe(&frames, "line 5").is_empty());
+        assert_eq!(Rule::G4.requirement(), Requirement::Should);
+        assert_eq!(Rule::Q1.requirement(), Requirement::Must);
     }
 
     #[test]
