@@ -252,7 +252,21 @@ fn reply(mode: Mode, body: &[u8]) -> Option<Value> {
                 .as_array()
                 .into_iter()
                 .flatten()
-                .map(|frame| json!({"frame": frame, "status": "valid"}))
+                .map(|asked| {
+                    // Honest verify (SPEC V1/V4): `valid` only for a digest this
+                    // provider serves for that frame, `stale` otherwise.
+                    let served = asked["frame_id"]
+                        .as_str()
+                        .and_then(|id| id.strip_prefix("doc:"))
+                        .and_then(|index| index.parse::<usize>().ok())
+                        .map(|index| frame(index, "doc")["content_digest"].clone());
+                    let status = if served.as_ref() == Some(&asked["content_digest"]) {
+                        "valid"
+                    } else {
+                        "stale"
+                    };
+                    json!({"frame": asked, "status": status})
+                })
                 .collect();
             json!({"type": "verified", "response": {"verdicts": verdicts}})
         }
