@@ -40,7 +40,7 @@ enum Command {
     Peers,
     /// Freeze the working version's bundles in generated/schema/releases.json.
     Release,
-    /// Declare another protocol version in schema/, e.g. contextgraph/1.1.
+    /// Declare another protocol version in schema/, `<name>/<major>.<minor>`.
     SetVersion {
         /// The new version, `<name>/<major>.<minor>`.
         version: String,
@@ -302,9 +302,13 @@ fn corpus_gate(generation: &cgp_codegen::Generation) -> GateResult {
 /// Where the hand-written types live, relative to the repository root.
 const TYPES_SOURCE: &str = "crates/cgp-types/src";
 
-/// The declared protocol version, the hand-written and the generated constant agree.
+/// The declared protocol version and the constants codegen wrote for the
+/// hand-written and the generated types agree.
 fn version_gate(root: &std::path::Path, generation: &cgp_codegen::Generation) -> GateResult {
-    let files = ["crates/cgp-types/src/lib.rs", "generated/rust/src/types.rs"];
+    let files = [
+        cgp_codegen::embed::TYPES_VERSION_FILE,
+        "generated/rust/src/types.rs",
+    ];
     let mut sources = Vec::new();
     for file in files {
         let text = cgp_schema::source::read_text_bounded(&root.join(file))

@@ -7,7 +7,7 @@
 //! crate and the docs.
 //! Nothing here touches the disk except reading the inputs.
 
-use crate::{docs, release, rust};
+use crate::{docs, embed, release, rust};
 use cgp_schema::corpus::{self, Example};
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
 use cgp_schema::release::Manifest;
@@ -91,6 +91,39 @@ pub fn diagnostic_for(set: &SchemaSet, bundle: &Bundle, pointer: &str) -> Diagno
     }
 }
 
+/// Every bundle under `generated/schema/`: the working version's as planned,
+/// and each released version's as published on disk. A released file that
+/// cannot be read is left out; the releases gate reports it.
+pub fn published_bundles(
+    root: &Path,
+    working: &ProtocolVersion,
+    releases: &Manifest,
+    planned: &BTreeMap<String, String>,
+) -> Vec<(ProtocolVersion, Profile, String)> {
+    let mut versions: Vec<ProtocolVersion> = releases
+        .releases()
+        .iter()
+        .map(|release| release.version.clone())
+        .collect();
+    if !versions.contains(working) {
+        versions.push(working.clone());
+    }
+    let mut bundles = Vec::new();
+    for version in versions {
+        for profile in Profile::ALL {
+            let path = published_path(&version, profile);
+            let text = match planned.get(&path) {
+                Some(text) => Some(text.clone()),
+                None => read_text_bounded(&root.join(&path)).ok(),
+            };
+            if let Some(text) = text {
+                bundles.push((version.clone(), profile, text));
+            }
+        }
+    }
+    bundles
+}
+
 /// Reads the inputs under `root` and computes every generated file.
 pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
     let set = SchemaSet::load(&root.join(SCHEMA_DIR), SCHEMA_DIR)?;
@@ -158,6 +191,10 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
     if !releases.is_empty() {
         files.insert(release::MANIFEST_PATH.to_owned(), releases.render());
     }
+    let published = published_bundles(root, &set.version, &releases, &files);
+    files.extend(embed::cli_bundles(&published, &set.version));
+    let (path, text) = embed::types_version(&set.version);
+    files.insert(path, text);
     let foreign = release::foreign(&releases, &files);
     Ok(Generation {
         set,
