@@ -171,14 +171,13 @@ fn main() -> ExitCode {
             env,
             command,
         } => {
-            let validators = bundles::validator(&protocol_version, Profile::Interop).and_then(
-                |interop| {
+            let validators =
+                bundles::validator(&protocol_version, Profile::Interop).and_then(|interop| {
                     Ok((
                         interop,
                         bundles::validator(&protocol_version, Profile::Strict)?,
                     ))
-                },
-            );
+                });
             let (interop, strict) = match validators {
                 Ok(pair) => pair,
                 Err(problem) => {

@@ -62,7 +62,7 @@ pub fn bundle_path(set: &SchemaSet, profile: Profile) -> String {
 }
 
 /// Where the bundle of `profile` for `version` is published, relative to the
-/// repository root, e.g. `generated/schema/contextgraph-1.0/interop.schema.json`.
+/// repository root: `generated/schema/<name>-<major>.<minor>/<profile>.schema.json`.
 pub fn published_path(version: &ProtocolVersion, profile: Profile) -> String {
     format!("generated/schema/{}/{profile}.schema.json", version.slug())
 }

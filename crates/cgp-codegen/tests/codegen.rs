@@ -32,7 +32,9 @@ impl Tree {
         let root = std::env::temp_dir().join(format!("cgp-codegen-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         copy_dir(&repo().join("schema"), &root.join("schema"));
-        copy_dir(&repo().join("generated"), &root.join("generated"));
+        for owned in output::OWNED_DIRS {
+            copy_dir(&repo().join(owned), &root.join(owned));
+        }
         std::fs::copy(repo().join("SPEC.md"), root.join("SPEC.md")).expect("copy SPEC.md");
         Tree(root)
     }
@@ -298,7 +300,7 @@ fn a_broken_template_is_named() {
     let error = cgp_codegen::docs::render(
         broken,
         &generation.bundles[0],
-        "contextgraph/1.0",
+        &generation.set.version.to_string(),
         &generation.examples,
         "SPEC.md",
     )

@@ -438,7 +438,7 @@ pub fn judge(latest: Option<&Side>, working: &Side) -> Verdict {
     verdict
 }
 
-/// `file:line: RULE /pointer (directions) requires a major bump (contextgraph/2.0); schema says contextgraph/1.1`
+/// `file:line: RULE /pointer (directions) requires a major bump (demo/2.0); schema says demo/1.1`
 fn gate_line(
     change: &classify::Change,
     released: &ProtocolVersion,

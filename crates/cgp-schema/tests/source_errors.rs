@@ -31,6 +31,13 @@ fn line_col(text: &str, needle: &str) -> (usize, usize) {
     (line, column)
 }
 
+/// The working version, which the sources declare.
+fn working() -> cgp_schema::ProtocolVersion {
+    cgp_types::PROTOCOL_VERSION
+        .parse()
+        .expect("the working version parses")
+}
+
 #[test]
 fn the_real_schemas_load() {
     assert_eq!(load_with("envelope.schema.json", str::to_owned), "loaded");
@@ -167,10 +174,21 @@ fn a_missing_since_is_named() {
 
 #[test]
 fn a_version_that_is_not_name_major_minor_is_refused() {
+    let working = cgp_types::PROTOCOL_VERSION;
     let report = load_with("envelope.schema.json", |text| {
-        text.replacen("\"contextgraph/1.0\"", "\"contextgraph/1.0-draft\"", 1)
+        text.replacen(
+            &format!("\"{working}\""),
+            &format!("\"{working}-draft\""),
+            1,
+        )
     });
-    assert!(report.contains("schema/envelope.schema.json:") && report.contains("`contextgraph/1.0-draft` is not a protocol version of the form `<name>/<major>.<minor>`"), "{report}");
+    assert!(
+        report.contains("schema/envelope.schema.json:")
+            && report.contains(&format!(
+                "`{working}-draft` is not a protocol version of the form `<name>/<major>.<minor>`"
+            )),
+        "{report}"
+    );
 }
 
 #[test]
@@ -184,9 +202,10 @@ fn an_id_that_disagrees_with_the_path_is_named() {
     });
     assert!(
         report.contains("schema/types/transform.schema.json:3:")
-            && report.contains(
-                "`$id` must be `https://cgp-schema.dev/contextgraph-1/types/transform.schema.json`"
-            ),
+            && report.contains(&format!(
+                "`$id` must be `https://cgp-schema.dev/{}/types/transform.schema.json`",
+                working().family_slug()
+            )),
         "{report}"
     );
 }
@@ -254,7 +273,9 @@ fn a_reference_cycle_with_no_schema_in_between_is_named() {
     let mut sources = sources();
     let header = |name: &str, title: &str| {
         format!(
-            "{{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\", \"$id\": \"https://cgp-schema.dev/contextgraph-1/types/{name}.schema.json\", \"title\": \"{title}\", \"description\": \"d\", \"x-cgp-since\": \"1.0\",\n\"$ref\": \"{}.schema.json\"}}",
+            "{{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\", \"$id\": \"https://cgp-schema.dev/{}/types/{name}.schema.json\", \"title\": \"{title}\", \"description\": \"d\", \"x-cgp-since\": \"{}\",\n\"$ref\": \"{}.schema.json\"}}",
+            working().family_slug(),
+            working().number(),
             if name == "loop-a" { "loop-b" } else { "loop-a" }
         )
     };

@@ -20,7 +20,7 @@ use crate::transcript::{Checked, Finding, TranscriptChecker, check_message, loca
 use crate::validate::Validator;
 use cgp_types::{
     Capabilities, ContextQuery, Envelope, ErrorCode, FrameId, FrameKind, PROTOCOL_VERSION, Variant,
-    VerifyRequest, encode_line, versions_compatible,
+    VerifyRequest, encode_line, protocol_family, versions_compatible,
 };
 use std::time::{Duration, Instant};
 
@@ -166,7 +166,15 @@ impl Driver<'_> {
         if !self.begin("handshake") {
             return None;
         }
-        let line = encode(&Envelope::handshake());
+        // The host speaks the version of the bundles it judges by.
+        let spoken = self
+            .interop
+            .protocol_version()
+            .unwrap_or(PROTOCOL_VERSION)
+            .to_owned();
+        let line = encode(&Envelope::Handshake {
+            protocol_version: spoken.clone(),
+        });
         let reply = self.exchange(&line, false, &[Variant::HandshakeAck], None);
         let capabilities = match reply.and_then(|checked| checked.envelope) {
             Some(Envelope::HandshakeAck {
@@ -175,13 +183,14 @@ impl Driver<'_> {
                 capabilities,
                 ..
             }) => {
-                if !versions_compatible(PROTOCOL_VERSION, &protocol_version) {
+                if !versions_compatible(&spoken, &protocol_version) {
                     self.problem(
                         Severity::Error,
                         Side::Provider,
                         Some(Rule::H3),
                         format!(
-                            "the provider acknowledges \"{protocol_version}\", which is not in the contextgraph/1 family; a contextgraph/1.0 host refuses it"
+                            "the provider acknowledges \"{protocol_version}\", which is not in the {} family; a {spoken} host refuses it",
+                            protocol_family(&spoken)
                         ),
                     );
                 }
