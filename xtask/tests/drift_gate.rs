@@ -245,7 +245,7 @@ fn codegen_refuses_to_overwrite_a_release() {
     assert_has(
         &codegen.stderr,
         &format!(
-            "{w} is released and frozen; nothing was written. Declare a newer version in schema/ (`cargo xtask check` names the bump the changes need)\n"
+            "{w} is released and frozen; nothing was written. Declare a newer version in schema/ (`cargo xtask check` names the bump the changes need), or, if the wire is unchanged (a bundler fix), re-issue it with `cargo xtask release`\n"
         ),
     );
     assert_eq!(tree.read(&released_interop), before);

@@ -12,6 +12,7 @@
 //! - [`version`]: protocol versions.
 //! - [`classify`]: what changed between two schema versions, and the bump it needs.
 //! - [`release`]: released versions (the frozen-bundle manifest) and the drift gate.
+//! - [`reissue`]: whether new bundle bytes keep a released version's verdicts.
 //! - [`transcript`]: check messages as they travel (NDJSON lines, documents).
 //! - [`stream`]: check a whole NDJSON stream in order, on several threads.
 //! - [`conformance`]: drive a live provider as a host would and judge both sides.
@@ -37,6 +38,7 @@ pub mod diagnostic;
 pub mod graph;
 pub mod json_text;
 pub mod keywords;
+pub mod reissue;
 pub mod release;
 pub mod semantic;
 pub mod source;
