@@ -124,6 +124,25 @@ pub fn published_bundles(
     bundles
 }
 
+/// The interop bundles of every published version but the working one, oldest
+/// first.
+fn older_versions(
+    working: &ProtocolVersion,
+    published: &[(ProtocolVersion, Profile, String)],
+) -> Result<Vec<(ProtocolVersion, Bundle)>, Diagnostics> {
+    let mut older = Vec::new();
+    for (version, profile, text) in published {
+        if version == working || *profile != Profile::Interop {
+            continue;
+        }
+        let bundle = Bundle::from_published(text)
+            .map_err(|error| Diagnostic::file(published_path(version, Profile::Interop), error))?;
+        older.push((version.clone(), bundle));
+    }
+    older.sort_by_key(|(version, _)| version.key());
+    Ok(older)
+}
+
 /// Reads the inputs under `root` and computes every generated file.
 pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
     let set = SchemaSet::load(&root.join(SCHEMA_DIR), SCHEMA_DIR)?;
@@ -170,9 +189,34 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
         diagnostic_for(&set, interop, pointer)
     })?;
     files.insert(format!("{RUST_CRATE_DIR}/src/types.rs"), library);
+    let releases = release::read_manifest(root)?;
+    let published = published_bundles(root, &set.version, &releases, &files);
+    let older = older_versions(&set.version, &published)?;
+    let mut families = Vec::new();
+    let mut family_tests = vec![("Envelope".to_owned(), set.version.slug())];
+    for (older_version, bundle) in &older {
+        let newest_of_family = older.iter().all(|(other, _)| {
+            other.major != older_version.major || other.key() <= older_version.key()
+        });
+        if older_version.major == set.version.major || !newest_of_family {
+            continue;
+        }
+        let module = rust::family_module(older_version);
+        let path = published_path(older_version, Profile::Interop);
+        let types = rust::generate(bundle, &older_version.to_string(), &|_| {
+            Diagnostic::file(&path, String::new())
+        })?;
+        files.insert(format!("{RUST_CRATE_DIR}/src/{module}.rs"), types);
+        family_tests.push((format!("{module}::Envelope"), older_version.slug()));
+        families.push((module, older_version.to_string()));
+    }
     files.insert(
         format!("{RUST_CRATE_DIR}/src/lib.rs"),
-        rust::library_root(&version),
+        rust::library_root(&version, &families),
+    );
+    files.insert(
+        format!("{RUST_CRATE_DIR}/tests/families.rs"),
+        rust::family_tests(&family_tests),
     );
     files.insert(
         format!("{RUST_CRATE_DIR}/Cargo.toml"),
@@ -187,11 +231,26 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
     )
     .map_err(Diagnostics::one)?;
     files.extend(pages);
-    let releases = release::read_manifest(root)?;
+    for (older_version, bundle) in &older {
+        // Each other version's docs, from its frozen bundle, under its own
+        // directory; the SPEC.md corpus belongs to the working version.
+        let pages = docs::render(
+            docs::Templates::BUILT_IN,
+            bundle,
+            &older_version.to_string(),
+            &[],
+            SPEC_FILE,
+        )
+        .map_err(Diagnostics::one)?;
+        let prefix = format!("{}/", docs::DOCS_DIR);
+        for (path, text) in pages {
+            let relative = path.strip_prefix(&prefix).unwrap_or(&path);
+            files.insert(format!("{prefix}{}/{relative}", older_version.slug()), text);
+        }
+    }
     if !releases.is_empty() {
         files.insert(release::MANIFEST_PATH.to_owned(), releases.render());
     }
-    let published = published_bundles(root, &set.version, &releases, &files);
     files.extend(embed::cli_bundles(&published, &set.version));
     let (path, text) = embed::types_version(&set.version);
     files.insert(path, text);
