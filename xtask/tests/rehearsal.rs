@@ -3,11 +3,14 @@
 //! ContextQuery member as the next minor (schema, `set-version`, codegen, the
 //! hand-written field), `cargo xtask release`; then the next major removes the
 //! member again and is released. After each release every gate of `cargo xtask
-//! check` and the whole test suite pass on the copy (built in
-//! `target/rehearsal`), and the older family's bundle and generated types still
-//! hold the member.
+//! check` and the whole test suite pass on the copy, and the older family's
+//! bundle and generated types still hold the member.
 //!
-//! The slowest test here: it builds the copy and runs its test suite twice.
+//! The slowest test here: it builds the copy and runs its test suite twice. The
+//! copy lives at `target/rehearsal/tree` and builds with `target/` as its build
+//! directory, so the dependencies the workspace already built are reused (the
+//! copy's own crates, at another path, get artifacts of their own) and only its
+//! final binaries go to `target/rehearsal/target`.
 
 mod support;
 
@@ -54,7 +57,8 @@ impl Copy {
         let output = Command::new(cargo)
             .args(args)
             .current_dir(&self.0)
-            .env("CARGO_TARGET_DIR", repo().join("target/rehearsal"))
+            .env("CARGO_BUILD_BUILD_DIR", built())
+            .env("CARGO_TARGET_DIR", built().join("rehearsal/target"))
             .env("CGP_PEERS_DIR", repo().join("target/peers"))
             .output()
             .expect("run cargo");
@@ -104,9 +108,15 @@ impl Copy {
     }
 }
 
+/// The workspace's build directory, whose dependency artifacts the copy reuses.
+fn built() -> PathBuf {
+    std::fs::canonicalize(repo().join("target")).expect("the workspace's target/")
+}
+
 #[test]
 fn rehearse_a_minor_release_then_a_major_that_removes_its_member() {
-    let copy = Copy(std::env::temp_dir().join(format!("cgp-rehearsal-{}", std::process::id())));
+    // A fixed place, so that a second run finds the copy's crates built.
+    let copy = Copy(built().join("rehearsal/tree"));
     let _ = std::fs::remove_dir_all(&copy.0);
     copy_sources(&repo(), &copy.0);
     let Versions { w, minor, .. } = Versions::derive();
@@ -204,4 +214,31 @@ fn rehearse_a_minor_release_then_a_major_that_removes_its_member() {
         ))
         .contains(MEMBER)
     );
+
+    // cgp judges by either: the member is fine in the older family, unknown to
+    // the strict profile of the new one.
+    let query = format!(
+        "{{\"type\":\"query\",\"query\":{{\"goal\":\"g\",\"max_frames\":1,\"max_tokens\":5,\"{MEMBER}\":\"sql\"}}}}\n"
+    );
+    copy.write("query.ndjson", &query);
+    let validate = |version: &str| {
+        copy.cargo(&[
+            "run",
+            "--quiet",
+            "--offline",
+            "-p",
+            "cgp-cli",
+            "--",
+            "validate",
+            "--profile",
+            "strict",
+            "--version",
+            version,
+            "query.ndjson",
+        ])
+    };
+    let (old_ok, old_report) = validate(&minor.to_string());
+    assert!(old_ok, "{old_report}");
+    let (new_ok, new_report) = validate(&major.to_string());
+    assert!(!new_ok && new_report.contains(MEMBER), "{new_report}");
 }

@@ -2,6 +2,11 @@
 //! human and JSON output, exit codes, standard input, overlong lines.
 //!
 //! Regenerate the golden files with `UPDATE_GOLDEN=1 cargo test -p cgp-cli`.
+//!
+//! The transcripts under `tests/data/` are captures of the first released
+//! version's wire, so `cgp validate` judges them by that version's frozen bundles
+//! (`--version`, unless a test names one): the golden files hold across every
+//! later version change.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -10,9 +15,27 @@ fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
 }
 
+/// The first released protocol version, from the release manifest.
+fn first_release() -> String {
+    let manifest =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../generated/schema/releases.json");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(manifest).expect("releases.json"))
+            .expect("JSON");
+    manifest["releases"][0]["version"]
+        .as_str()
+        .expect("a released version")
+        .to_owned()
+}
+
 fn cgp(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cgp"))
-        .args(args)
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cgp"));
+    command.args(args.first());
+    if args.first() == Some(&"validate") && !args.contains(&"--version") {
+        command.args(["--version", &first_release()]);
+    }
+    command
+        .args(args.iter().skip(1))
         .current_dir(data())
         .env_remove("NO_COLOR")
         .output()

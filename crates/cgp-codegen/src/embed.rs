@@ -68,3 +68,37 @@ pub fn types_version(working: &ProtocolVersion) -> (String, String) {
         ),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bundle_is_copied_and_listed_oldest_first() {
+        let version = |text: &str| text.parse::<ProtocolVersion>().expect("version");
+        let bundles = [
+            (version("demo/1.10"), Profile::Strict, "s10".to_owned()),
+            (version("demo/1.2"), Profile::Interop, "i2".to_owned()),
+            (version("demo/1.10"), Profile::Interop, "i10".to_owned()),
+        ];
+        let files = cli_bundles(&bundles, &version("demo/1.10"));
+        assert_eq!(
+            files.get("crates/cgp-cli/bundles/demo-1.10/strict.schema.json"),
+            Some(&"s10".to_owned())
+        );
+        let index = files
+            .get("crates/cgp-cli/bundles/index.rs")
+            .expect("the index");
+        assert!(index.contains("pub const WORKING: &str = \"demo/1.10\";"));
+        let order: Vec<usize> = [
+            "include_str!(\"demo-1.2/interop.schema.json\")",
+            "include_str!(\"demo-1.10/interop.schema.json\")",
+            "include_str!(\"demo-1.10/strict.schema.json\")",
+        ]
+        .iter()
+        .map(|entry| index.find(entry).expect(entry))
+        .collect();
+        assert!(order.windows(2).all(|pair| pair[0] < pair[1]), "{index}");
+        assert_eq!(files.len(), 4);
+    }
+}
