@@ -38,6 +38,12 @@ fn working() -> cgp_schema::ProtocolVersion {
         .expect("the working version parses")
 }
 
+/// `<major>.0` of the working family: the `x-cgp-since` of a member it has
+/// always had.
+fn family_start() -> String {
+    format!("{}.0", working().major)
+}
+
 #[test]
 fn the_real_schemas_load() {
     assert_eq!(load_with("envelope.schema.json", str::to_owned), "loaded");
@@ -159,11 +165,12 @@ fn an_optional_member_without_an_emit_rule_is_named() {
 fn a_missing_since_is_named() {
     let report = load_with("types/inclusion-step.schema.json", |text| {
         let at = text.find("\"sibling_is_left\"").expect("member");
-        let since = text[at..].find("\"x-cgp-since\": \"1.0\"").expect("since") + at;
+        let declared = format!("\"x-cgp-since\": \"{}\"", family_start());
+        let since = text[at..].find(&declared).expect("since") + at;
         format!(
             "{}\"x-cgp-spec\": \"x\"{}",
             &text[..since],
-            &text[since + "\"x-cgp-since\": \"1.0\"".len()..]
+            &text[since + declared.len()..]
         )
     });
     assert!(
@@ -286,7 +293,7 @@ fn a_reference_cycle_with_no_schema_in_between_is_named() {
         .find(|(path, _)| path == "types/transform.schema.json")
         .expect("file");
     let mut schema: serde_json::Value = serde_json::from_str(&transform.1).expect("json");
-    schema["properties"]["next"] = serde_json::json!({"$ref": "loop-a.schema.json", "description": "n", "x-cgp-since": "1.0", "x-cgp-emit": "omit-if-absent"});
+    schema["properties"]["next"] = serde_json::json!({"$ref": "loop-a.schema.json", "description": "n", "x-cgp-since": family_start(), "x-cgp-emit": "omit-if-absent"});
     transform.1 = serde_json::to_string_pretty(&schema).expect("json");
     let report = SchemaSet::from_sources("schema", sources)
         .expect_err("a cycle")
@@ -305,7 +312,7 @@ fn recursion_through_a_member_is_a_legitimate_recursive_type() {
         .find(|(path, _)| path == "types/transform.schema.json")
         .expect("file");
     let mut schema: serde_json::Value = serde_json::from_str(&transform.1).expect("json");
-    schema["properties"]["previous"] = serde_json::json!({"$ref": "transform.schema.json", "description": "p", "x-cgp-since": "1.0", "x-cgp-emit": "omit-if-absent"});
+    schema["properties"]["previous"] = serde_json::json!({"$ref": "transform.schema.json", "description": "p", "x-cgp-since": family_start(), "x-cgp-emit": "omit-if-absent"});
     transform.1 = serde_json::to_string_pretty(&schema).expect("json");
     let set = SchemaSet::from_sources("schema", sources).expect("a recursive type loads");
     let bundle = cgp_schema::bundle(&set, cgp_schema::Profile::Interop).expect("bundles");
