@@ -15,8 +15,27 @@ use serde_json::Value;
 use std::path::Path;
 use std::sync::OnceLock;
 
-const INTEROP: &str = include_str!("../../generated/schema/contextgraph-1.0/interop.schema.json");
-const STRICT: &str = include_str!("../../generated/schema/contextgraph-1.0/strict.schema.json");
+/// The working version's published bundles, from the table `cgp` embeds (codegen
+/// writes it), so the targets follow a version change with no edit here.
+mod embedded {
+    use cgp_schema::Profile;
+
+    pub struct Embedded {
+        pub version: &'static str,
+        pub profile: Profile,
+        pub text: &'static str,
+    }
+
+    include!("../../crates/cgp-cli/bundles/index.rs");
+
+    pub fn working(profile: Profile) -> &'static str {
+        EMBEDDED
+            .iter()
+            .find(|e| e.version == WORKING && e.profile == profile)
+            .map(|e| e.text)
+            .expect("codegen embeds the working version's bundles")
+    }
+}
 
 fn validators() -> &'static (Validator, Validator) {
     static VALIDATORS: OnceLock<(Validator, Validator)> = OnceLock::new();
@@ -25,7 +44,10 @@ fn validators() -> &'static (Validator, Validator) {
             let bundle = Bundle::from_published(text).expect("the published bundle");
             Validator::new(&bundle).expect("the published bundle compiles")
         };
-        (compile(INTEROP), compile(STRICT))
+        (
+            compile(embedded::working(Profile::Interop)),
+            compile(embedded::working(Profile::Strict)),
+        )
     })
 }
 
@@ -152,7 +174,8 @@ pub fn bundle(root: &Path, data: &[u8]) {
 fn published_side() -> &'static Side {
     static SIDE: OnceLock<Side> = OnceLock::new();
     SIDE.get_or_init(|| {
-        Side::from_bundle_text("interop.schema.json", INTEROP).expect("the published bundle")
+        Side::from_bundle_text("interop.schema.json", embedded::working(Profile::Interop))
+            .expect("the published bundle")
     })
 }
 
@@ -171,7 +194,8 @@ pub fn classify(data: &[u8]) {
     };
     let new_text = match overlay {
         Value::Object(members) => {
-            let mut bundle: Value = serde_json::from_str(INTEROP).expect("the published bundle");
+            let mut bundle: Value = serde_json::from_str(embedded::working(Profile::Interop))
+                .expect("the published bundle");
             for (name, member) in members {
                 if name == "$root" {
                     if let (Value::Object(root), Value::Object(bundle)) = (member, &mut bundle) {

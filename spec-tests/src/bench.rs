@@ -24,8 +24,17 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-/// The published bundle every validator here uses, relative to the repository.
-pub const INTEROP_BUNDLE: &str = "generated/schema/contextgraph-1.0/interop.schema.json";
+/// The published bundle every validator here uses, relative to the repository:
+/// the working version's interop bundle.
+pub fn interop_bundle() -> Result<String, String> {
+    let version: cgp_schema::ProtocolVersion = cgp_types::PROTOCOL_VERSION
+        .parse()
+        .map_err(|error| format!("{error}"))?;
+    Ok(cgp_codegen::plan::published_path(
+        &version,
+        cgp_schema::Profile::Interop,
+    ))
+}
 
 /// A transcript held in memory, split into lines (blank lines dropped).
 #[derive(Debug, Clone)]
@@ -437,7 +446,7 @@ pub fn run(config: &Config, mut decoders: Decoders) -> Result<Report, String> {
         .map_err(|error| format!("generating the transcript: {error}"))?;
     let mixed = Corpus::new(text);
     let short = mixed.short_lines(SHORT_LINE);
-    let bundle_path = config.repo.join(INTEROP_BUNDLE);
+    let bundle_path = config.repo.join(interop_bundle()?);
     let bundle_text =
         std::fs::read_to_string(&bundle_path).map_err(|e| io_error(&bundle_path, &e))?;
     let bundle = Bundle::from_published(&bundle_text)?;
@@ -893,7 +902,9 @@ pub fn scaled_tree(repo: &Path, dest: &Path, factor: usize) -> Result<(usize, u6
     std::fs::copy(repo.join("SPEC.md"), dest.join("SPEC.md"))
         .map_err(|e| io_error(&repo.join("SPEC.md"), &e))?;
     if factor <= 1 {
-        copy_dir(&repo.join("generated"), &dest.join("generated"))?;
+        for owned in cgp_codegen::output::OWNED_DIRS {
+            copy_dir(&repo.join(owned), &dest.join(owned))?;
+        }
         copy_dir(&repo.join("schema"), &dest.join("schema"))?;
     } else {
         let sources = cgp_schema::source::read_schema_dir(&repo.join("schema"), "schema")

@@ -6,8 +6,8 @@
 //! lookups, answered by 1 to 3 small frames (200 B to 1 KiB of content), so most
 //! lines are short (queries, lookups, errors: under 4 KiB); one query in eight asks
 //! for context and gets 1 to 8 frames of 200 B to 64 KiB (log-uniformly), which
-//! carry most of the bytes. Every line is canonical
-//! `contextgraph/1.0`, valid under both profiles and under the semantic rules
+//! carry most of the bytes. Every line is canonical at
+//! the working protocol version, valid under both profiles and under the semantic rules
 //! (honest token costs, well-formed digests and timestamps, citation labels). The
 //! same seed and size give the same bytes on every machine.
 

@@ -6,7 +6,9 @@
 //!   or the SPEC.md corpus breaks its expectations, a released bundle changed, or
 //!   the schemas changed without the protocol version bump they need. Never writes.
 //! - `cargo xtask release`: freeze the working version's bundles in
-//!   `generated/schema/releases.json` (only when every gate of `check` passes).
+//!   `generated/schema/releases.json` (only when every gate of `check` passes),
+//!   or re-issue them when it is released and codegen now writes other bytes
+//!   that judge the wire the same (`cgp_schema::reissue`).
 //! - `cargo xtask set-version <version>`: declare another protocol version in
 //!   `schema/` (a new major family also rewrites every `$id` and `x-cgp-since`).
 //! - `cargo xtask peers`: install the other-language validators the tests compare
@@ -41,7 +43,7 @@ enum Command {
     Peers,
     /// Freeze the working version's bundles in generated/schema/releases.json.
     Release,
-    /// Declare another protocol version in schema/, e.g. contextgraph/1.1.
+    /// Declare another protocol version in schema/, `<name>/<major>.<minor>`.
     SetVersion {
         /// The new version, `<name>/<major>.<minor>`.
         version: String,
@@ -190,7 +192,7 @@ fn codegen(root: &std::path::Path) -> ExitCode {
             eprintln!("{problem}");
         }
         return fail(&format!(
-            "{} is released and frozen; nothing was written. Declare a newer version in schema/ (`cargo xtask check` names the bump the changes need)",
+            "{} is released and frozen; nothing was written. Declare a newer version in schema/ (`cargo xtask check` names the bump the changes need), or, if the wire is unchanged (a bundler fix), re-issue it with `cargo xtask release`",
             generation.set.version
         ));
     }
@@ -309,9 +311,13 @@ fn corpus_gate(generation: &cgp_codegen::Generation) -> GateResult {
 /// Where the hand-written types live, relative to the repository root.
 const TYPES_SOURCE: &str = "crates/cgp-types/src";
 
-/// The declared protocol version, the hand-written and the generated constant agree.
+/// The declared protocol version and the constants codegen wrote for the
+/// hand-written and the generated types agree.
 fn version_gate(root: &std::path::Path, generation: &cgp_codegen::Generation) -> GateResult {
-    let files = ["crates/cgp-types/src/lib.rs", "generated/rust/src/types.rs"];
+    let files = [
+        cgp_codegen::embed::TYPES_VERSION_FILE,
+        "generated/rust/src/types.rs",
+    ];
     let mut sources = Vec::new();
     for file in files {
         let text = cgp_schema::source::read_text_bounded(&root.join(file))
@@ -400,6 +406,9 @@ fn release(root: &std::path::Path) -> ExitCode {
         Ok(generation) => generation,
         Err(problems) => return fail(&problems),
     };
+    if !cgp_codegen::release::reissue_candidates(&generation).is_empty() {
+        return reissue(root, &generation);
+    }
     if !report_gates(gates(root, &generation)) {
         return fail(&"refusing to release: every gate of `cargo xtask check` must pass first");
     }
@@ -421,6 +430,53 @@ fn release(root: &std::path::Path) -> ExitCode {
         Ok(_) => {
             println!(
                 "released {version}: {} records the SHA-256 of its bundles; commit it",
+                cgp_codegen::release::MANIFEST_PATH
+            );
+            ExitCode::SUCCESS
+        }
+        Err(problem) => fail(&problem),
+    }
+}
+
+/// `cargo xtask release` when the working version is released and codegen now
+/// writes its bundles with other bytes (a bundler fix): re-issue them if the wire
+/// is unchanged. Every gate of `check` must hold but the two about those bytes.
+fn reissue(root: &std::path::Path, generation: &cgp_codegen::Generation) -> ExitCode {
+    let version = &generation.set.version;
+    let kept: Vec<(&str, GateResult)> = gates(root, generation)
+        .into_iter()
+        .filter(|(name, _)| !matches!(*name, "generated" | "releases"))
+        .collect();
+    if !report_gates(kept) {
+        return fail(&format!(
+            "refusing to re-issue {version}: every other gate of `cargo xtask check` must pass first"
+        ));
+    }
+    let reissued = match cgp_codegen::release::reissue(root, generation) {
+        Ok(reissued) => reissued,
+        Err(problems) => {
+            for problem in &problems {
+                eprintln!("{problem}");
+            }
+            return fail(&format!(
+                "refusing to re-issue {version}: its released bundles would not judge the wire the same; declare a newer version in schema/ instead"
+            ));
+        }
+    };
+    let mut files = generation.files.clone();
+    files.insert(
+        cgp_codegen::release::MANIFEST_PATH.to_owned(),
+        reissued.manifest.render(),
+    );
+    match output::write(root, &files, &generation.foreign, &RealFileSystem) {
+        Ok(_) => {
+            for path in &reissued.changed {
+                println!("re-issued {path}");
+            }
+            println!(
+                "re-issued {version}: the same verdicts under both profiles on {} SPEC.md examples and {} randomised envelopes, and no change the classifier sees; {} keeps the earlier digests; commit it",
+                reissued.evidence.examples,
+                reissued.evidence.random_cases,
                 cgp_codegen::release::MANIFEST_PATH
             );
             ExitCode::SUCCESS

@@ -7,7 +7,7 @@ mod support;
 
 use serde_json::Value;
 use std::process::Command;
-use support::{Tree, assert_reports, copy_dir, repo};
+use support::{Tree, Versions, assert_reports, copy_dir, repo};
 
 /// Runs `cargo xtask check` on the copy: (succeeded, stderr).
 fn check(tree: &Tree) -> (bool, String) {
@@ -30,7 +30,7 @@ fn a_member_added_to_a_schema_but_not_to_the_types() {
         let properties = schema["properties"].as_object_mut().expect("properties");
         properties.insert(
             "summary".into(),
-            serde_json::json!({"type": "string", "description": "A summary.", "x-cgp-since": "1.0", "x-cgp-emit": "omit-if-absent"}),
+            serde_json::json!({"type": "string", "description": "A summary.", "x-cgp-since": format!("{}.0", Versions::derive().w.0.major), "x-cgp-emit": "omit-if-absent"}),
         );
     });
     let (ok, stderr) = check(&tree);
@@ -91,48 +91,47 @@ fn a_closed_enum_value_added_in_the_schema_only() {
 #[test]
 fn the_version_bumped_in_the_schema_only() {
     let tree = Tree::new("version-schema");
+    let Versions { w, minor, .. } = Versions::derive();
     tree.edit_text(
         "schema/envelope.schema.json",
-        "\"contextgraph/1.0\"",
-        "\"contextgraph/1.1\"",
+        &format!("\"{w}\""),
+        &format!("\"{minor}\""),
     );
     let (ok, stderr) = check(&tree);
     assert!(!ok);
     let declared = tree.line_of("schema/envelope.schema.json", "x-cgp-protocol-version");
-    let types = tree.line_of("crates/cgp-types/src/lib.rs", "pub const PROTOCOL_VERSION");
-    let generated = tree.line_of("generated/rust/src/types.rs", "pub const PROTOCOL_VERSION");
-    assert_reports(
-        &stderr,
-        &format!(
-            "PROTOCOL_VERSION: crates/cgp-types/src/lib.rs:{types} says contextgraph/1.0, schema/envelope.schema.json:{declared} declares contextgraph/1.1"
-        ),
-    );
-    assert_reports(
-        &stderr,
-        &format!(
-            "PROTOCOL_VERSION: generated/rust/src/types.rs:{generated} says contextgraph/1.0, schema/envelope.schema.json:{declared} declares contextgraph/1.1"
-        ),
-    );
+    for file in [
+        "crates/cgp-types/generated/protocol_version.rs",
+        "generated/rust/src/types.rs",
+    ] {
+        let line = tree.line_of(file, "pub const PROTOCOL_VERSION");
+        assert_reports(
+            &stderr,
+            &format!(
+                "PROTOCOL_VERSION: {file}:{line} says {w}, schema/envelope.schema.json:{declared} declares {minor}"
+            ),
+        );
+        assert_reports(&stderr, &format!("{file}: out of date"));
+    }
 }
 
 #[test]
-fn the_version_bumped_in_the_types_only() {
+fn the_version_edited_by_hand_in_a_generated_constant() {
     let tree = Tree::new("version-types");
-    tree.edit_text(
-        "crates/cgp-types/src/lib.rs",
-        "\"contextgraph/1.0\";",
-        "\"contextgraph/1.1\";",
-    );
+    let Versions { w, minor, .. } = Versions::derive();
+    let file = "crates/cgp-types/generated/protocol_version.rs";
+    tree.edit_text(file, &format!("\"{w}\";"), &format!("\"{minor}\";"));
     let (ok, stderr) = check(&tree);
     assert!(!ok);
     let declared = tree.line_of("schema/envelope.schema.json", "x-cgp-protocol-version");
-    let types = tree.line_of("crates/cgp-types/src/lib.rs", "pub const PROTOCOL_VERSION");
+    let types = tree.line_of(file, "pub const PROTOCOL_VERSION");
     assert_reports(
         &stderr,
         &format!(
-            "PROTOCOL_VERSION: crates/cgp-types/src/lib.rs:{types} says contextgraph/1.1, schema/envelope.schema.json:{declared} declares contextgraph/1.0"
+            "PROTOCOL_VERSION: {file}:{types} says {minor}, schema/envelope.schema.json:{declared} declares {w}"
         ),
     );
+    assert_reports(&stderr, &format!("{file}: out of date"));
 }
 
 /// Mutations of the Rust types change what schemars derives, so they need the

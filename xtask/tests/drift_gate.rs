@@ -1,6 +1,7 @@
 //! The drift gate end to end: `cargo xtask` run on temporary copies of the tree
-//! (schema/, SPEC.md, generated/ and the hand-written types' sources), with
-//! contextgraph/1.0 released as committed.
+//! (schema/, SPEC.md, generated/ and the hand-written types' sources), with the
+//! working version released as committed. Every version in the expected lines
+//! is derived from it, so the tests hold across a version change.
 //!
 //! A copy whose schemas gain a member cannot pass every gate of `check` (the
 //! hand-written types, compiled into xtask, do not have it, so the sync gate
@@ -9,23 +10,22 @@
 mod support;
 
 use serde_json::json;
-use support::Tree;
+use support::{Tree, Versions};
 
 /// Adds the optional member `ContextQuery.language`.
 fn add_optional_member(tree: &Tree) {
+    let since = Versions::derive().w.number();
     tree.edit_json(QUERY, |schema| {
         schema["properties"]["language"] = json!({
             "type": "string",
             "description": "The natural language the host wants answers in.",
-            "x-cgp-since": "1.0",
+            "x-cgp-since": since,
             "x-cgp-emit": "omit-if-absent"
         });
     });
 }
 
 const QUERY: &str = "schema/types/context-query.schema.json";
-const RELEASED_INTEROP: &str = "generated/schema/contextgraph-1.0/interop.schema.json";
-const RELEASED_STRICT: &str = "generated/schema/contextgraph-1.0/strict.schema.json";
 
 fn assert_has(text: &str, expected: &str) {
     assert!(
@@ -44,27 +44,30 @@ fn assert_lacks(text: &str, unexpected: &str) {
 #[test]
 fn the_committed_tree_is_released_and_unchanged() {
     let tree = Tree::new("unchanged");
+    let Versions { w, .. } = Versions::derive();
     let check = tree.xtask(&["check"]);
     assert!(check.ok, "{}", check.stderr);
     assert_has(
         &check.stdout,
-        "ok   releases: 2 released files are unchanged (contextgraph/1.0)\n",
+        &format!("ok   releases: {}\n", support::releases_summary()),
     );
     assert_has(
         &check.stdout,
-        "ok   bump: schema/ is released contextgraph/1.0, unchanged\n",
+        &format!("ok   bump: schema/ is released {w}, unchanged\n"),
     );
     let release = tree.xtask(&["release"]);
     assert!(release.ok, "{}", release.stderr);
     assert_has(
         &release.stdout,
-        "contextgraph/1.0 is already released with exactly these bundles; nothing to do\n",
+        &format!("{w} is already released with exactly these bundles; nothing to do\n"),
     );
 }
 
 #[test]
 fn a_removed_member_without_a_bump_fails_naming_the_rule() {
     let tree = Tree::new("removed");
+    let Versions { w, minor, major } = Versions::derive();
+    let released_interop = w.bundle("interop");
     tree.edit_json(QUERY, |schema| {
         let removed = schema["properties"]
             .as_object_mut()
@@ -77,28 +80,28 @@ fn a_removed_member_without_a_bump_fails_naming_the_rule() {
     assert_has(
         &check.stderr,
         &format!(
-            "{QUERY}:{properties}: FIELD_REMOVED /ContextQuery/as_of (host-to-provider) requires a major bump (contextgraph/2.0); schema says contextgraph/1.0\n\
-             released contextgraph/1.0 is frozen, and schema/ differs from it (1 change, largest bump major): run `cargo xtask set-version contextgraph/2.0` (a major bump changes the `$id`s and `x-cgp-since` of every file)\n\
+            "{QUERY}:{properties}: FIELD_REMOVED /ContextQuery/as_of (host-to-provider) requires a major bump ({major}); schema says {w}\n\
+             released {w} is frozen, and schema/ differs from it (1 change, largest bump major): run `cargo xtask set-version {major}` (a major bump changes the `$id`s and `x-cgp-since` of every file)\n\
              FAIL bump\n"
         ),
     );
     assert_has(
         &check.stderr,
         &format!(
-            "codegen would change a frozen file: {RELEASED_INTEROP}: changed, but contextgraph/1.0 is released and this file is frozen (manifest sha256:"
+            "codegen would change a frozen file: {released_interop}: changed, but {w} is released and this file is frozen (manifest sha256:"
         ),
     );
     assert_has(&check.stderr, "FAIL releases\n");
 
     // A minor bump is not enough either.
-    let bump = tree.xtask(&["set-version", "contextgraph/1.1"]);
+    let bump = tree.xtask(&["set-version", &minor.to_string()]);
     assert!(bump.ok, "{}", bump.stderr);
     let check = tree.xtask(&["check"]);
     assert_has(
         &check.stderr,
         &format!(
-            "{QUERY}:{properties}: FIELD_REMOVED /ContextQuery/as_of (host-to-provider) requires a major bump (contextgraph/2.0); schema says contextgraph/1.1\n\
-             the changes since released contextgraph/1.0 need contextgraph/2.0: run `cargo xtask set-version contextgraph/2.0` (a major bump changes the `$id`s and `x-cgp-since` of every file)\n\
+            "{QUERY}:{properties}: FIELD_REMOVED /ContextQuery/as_of (host-to-provider) requires a major bump ({major}); schema says {minor}\n\
+             the changes since released {w} need {major}: run `cargo xtask set-version {major}` (a major bump changes the `$id`s and `x-cgp-since` of every file)\n\
              FAIL bump\n"
         ),
     );
@@ -107,44 +110,46 @@ fn a_removed_member_without_a_bump_fails_naming_the_rule() {
 #[test]
 fn an_optional_member_with_a_minor_bump_passes_and_keeps_the_release() {
     let tree = Tree::new("minor");
-    let interop = tree.read(RELEASED_INTEROP);
-    let strict = tree.read(RELEASED_STRICT);
+    let Versions { w, minor, .. } = Versions::derive();
+    let (released_interop, released_strict) = (w.bundle("interop"), w.bundle("strict"));
+    let interop = tree.read(&released_interop);
+    let strict = tree.read(&released_strict);
     add_optional_member(&tree);
     let unbumped = tree.xtask(&["check"]);
     let line = tree.line_of(QUERY, "\"language\"");
     assert_has(
         &unbumped.stderr,
         &format!(
-            "{QUERY}:{line}: FIELD_ADDED_OPTIONAL /ContextQuery/language (host-to-provider) requires a minor bump (contextgraph/1.1); schema says contextgraph/1.0\n"
+            "{QUERY}:{line}: FIELD_ADDED_OPTIONAL /ContextQuery/language (host-to-provider) requires a minor bump ({minor}); schema says {w}\n"
         ),
     );
 
-    let bump = tree.xtask(&["set-version", "contextgraph/1.1"]);
+    let bump = tree.xtask(&["set-version", &minor.to_string()]);
     assert!(bump.ok, "{}", bump.stderr);
     assert_eq!(
         bump.stdout,
-        "wrote   schema/envelope.schema.json\nschema/ declares contextgraph/1.1 (1 files changed); run `cargo xtask codegen`, then `cargo xtask check`\n"
+        format!(
+            "wrote   schema/envelope.schema.json\nschema/ declares {minor} (1 files changed); run `cargo xtask codegen`, then `cargo xtask check`\n"
+        )
     );
     let codegen = tree.xtask(&["codegen"]);
     assert!(codegen.ok, "{}", codegen.stderr);
     assert_lacks(&codegen.stdout, "removed ");
     // The released 1.0 bundles survive beside the new 1.1 ones, byte for byte.
-    assert_eq!(tree.read(RELEASED_INTEROP), interop);
-    assert_eq!(tree.read(RELEASED_STRICT), strict);
-    assert!(
-        tree.0
-            .join("generated/schema/contextgraph-1.1/interop.schema.json")
-            .exists()
-    );
+    assert_eq!(tree.read(&released_interop), interop);
+    assert_eq!(tree.read(&released_strict), strict);
+    assert!(tree.0.join(minor.bundle("interop")).exists());
 
     let check = tree.xtask(&["check"]);
     assert_has(
         &check.stdout,
-        "ok   releases: 2 released files are unchanged (contextgraph/1.0)\n",
+        &format!("ok   releases: {}\n", support::releases_summary()),
     );
     assert_has(
         &check.stdout,
-        "ok   bump: 1 change since released contextgraph/1.0 needs a minor bump; schema says contextgraph/1.1\n",
+        &format!(
+            "ok   bump: 1 change since released {w} needs a minor bump; schema says {minor}\n"
+        ),
     );
     assert_has(&check.stdout, "ok   generated: ");
     assert_lacks(&check.stdout, "note:");
@@ -164,30 +169,39 @@ fn an_optional_member_with_a_minor_bump_passes_and_keeps_the_release() {
 #[test]
 fn a_major_bump_for_an_additive_change_passes_with_a_note() {
     let tree = Tree::new("major");
+    let Versions { w, minor, major } = Versions::derive();
     add_optional_member(&tree);
-    let bump = tree.xtask(&["set-version", "contextgraph/2.0"]);
+    let bump = tree.xtask(&["set-version", &major.to_string()]);
     assert!(bump.ok, "{}", bump.stderr);
     let envelope = String::from_utf8(tree.read("schema/envelope.schema.json")).expect("utf-8");
     assert_has(
         &envelope,
-        "\"$id\": \"https://cgp-schema.dev/contextgraph-2/envelope.schema.json\"",
+        &format!(
+            "\"$id\": \"https://cgp-schema.dev/{}/envelope.schema.json\"",
+            major.family_slug()
+        ),
     );
     assert_has(
         &envelope,
-        "\"x-cgp-protocol-version\": \"contextgraph/2.0\"",
+        &format!("\"x-cgp-protocol-version\": \"{major}\""),
     );
-    assert_has(&envelope, "\"x-cgp-since\": \"2.0\"");
+    assert_has(
+        &envelope,
+        &format!("\"x-cgp-since\": \"{}\"", major.number()),
+    );
     let codegen = tree.xtask(&["codegen"]);
     assert!(codegen.ok, "{}", codegen.stderr);
     let check = tree.xtask(&["check"]);
     assert_has(
         &check.stdout,
-        "ok   bump: 1 change since released contextgraph/1.0 needs a minor bump; schema says contextgraph/2.0\n     \
-         note: contextgraph/2.0 is a major bump, but the changes since released contextgraph/1.0 need only contextgraph/1.1; peers of the two families will not interoperate\n",
+        &format!(
+            "ok   bump: 1 change since released {w} needs a minor bump; schema says {major}\n     \
+         note: {major} is a major bump, but the changes since released {w} need only {minor}; peers of the two families will not interoperate\n"
+        ),
     );
     assert_has(
         &check.stdout,
-        "ok   releases: 2 released files are unchanged (contextgraph/1.0)\n",
+        &format!("ok   releases: {}\n", support::releases_summary()),
     );
     assert_lacks(&check.stderr, "FAIL bump");
 }
@@ -195,7 +209,9 @@ fn a_major_bump_for_an_additive_change_passes_with_a_note() {
 #[test]
 fn an_edited_release_fails_check() {
     let tree = Tree::new("edited-release");
-    let path = tree.0.join(RELEASED_STRICT);
+    let Versions { w, .. } = Versions::derive();
+    let released_strict = w.bundle("strict");
+    let path = tree.0.join(&released_strict);
     let text = std::fs::read_to_string(&path).expect("read");
     std::fs::write(&path, text.replacen("\"title\"", "\"title\" ", 1)).expect("write");
     let check = tree.xtask(&["check"]);
@@ -203,7 +219,7 @@ fn an_edited_release_fails_check() {
     assert_has(
         &check.stderr,
         &format!(
-            "{RELEASED_STRICT}: changed, but contextgraph/1.0 is released and this file is frozen (manifest sha256:"
+            "{released_strict}: changed, but {w} is released and this file is frozen (manifest sha256:"
         ),
     );
     assert_has(&check.stderr, "FAIL releases\n");
@@ -211,30 +227,34 @@ fn an_edited_release_fails_check() {
     let check = tree.xtask(&["check"]);
     assert_has(
         &check.stderr,
-        &format!(
-            "{RELEASED_STRICT}: missing, but contextgraph/1.0 is released and this file is frozen\n"
-        ),
+        &format!("{released_strict}: missing, but {w} is released and this file is frozen\n"),
     );
 }
 
 #[test]
 fn codegen_refuses_to_overwrite_a_release() {
     let tree = Tree::new("frozen");
+    let Versions { w, minor, .. } = Versions::derive();
+    let released_interop = w.bundle("interop");
     tree.edit_json(QUERY, |schema| {
         schema["properties"]["goal"]["description"] = json!("What the context is for.");
     });
-    let before = tree.read(RELEASED_INTEROP);
+    let before = tree.read(&released_interop);
     let codegen = tree.xtask(&["codegen"]);
     assert!(!codegen.ok);
     assert_has(
         &codegen.stderr,
-        "contextgraph/1.0 is released and frozen; nothing was written. Declare a newer version in schema/ (`cargo xtask check` names the bump the changes need)\n",
+        &format!(
+            "{w} is released and frozen; nothing was written. Declare a newer version in schema/ (`cargo xtask check` names the bump the changes need), or, if the wire is unchanged (a bundler fix), re-issue it with `cargo xtask release`\n"
+        ),
     );
-    assert_eq!(tree.read(RELEASED_INTEROP), before);
+    assert_eq!(tree.read(&released_interop), before);
     let check = tree.xtask(&["check"]);
     assert!(!check.ok);
     assert_has(
         &check.stderr,
-        "released contextgraph/1.0 is frozen, and schema/ differs from it (1 change, largest bump none): set `x-cgp-protocol-version` in schema/envelope.schema.json to \"contextgraph/1.1\"\nFAIL bump\n",
+        &format!(
+            "released {w} is frozen, and schema/ differs from it (1 change, largest bump none): set `x-cgp-protocol-version` in schema/envelope.schema.json to \"{minor}\"\nFAIL bump\n"
+        ),
     );
 }

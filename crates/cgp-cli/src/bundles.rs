@@ -1,5 +1,9 @@
 //! The published bundles, embedded at build time: `cgp` needs no files at run
 //! time and never touches the network.
+//!
+//! `cargo xtask codegen` copies every bundle under `generated/schema/` (each
+//! released version and the working one) into `crates/cgp-cli/bundles/` and
+//! writes the table below, so a version change needs no edit here.
 
 use cgp_schema::{Bundle, Profile, Validator};
 
@@ -10,21 +14,7 @@ struct Embedded {
     text: &'static str,
 }
 
-const EMBEDDED: &[Embedded] = &[
-    Embedded {
-        version: "contextgraph/1.0",
-        profile: Profile::Interop,
-        text: include_str!("../../../generated/schema/contextgraph-1.0/interop.schema.json"),
-    },
-    Embedded {
-        version: "contextgraph/1.0",
-        profile: Profile::Strict,
-        text: include_str!("../../../generated/schema/contextgraph-1.0/strict.schema.json"),
-    },
-];
-
-/// The protocol version `cgp validate` and `cgp check` speak.
-pub const CURRENT: &str = cgp_types::PROTOCOL_VERSION;
+include!("../bundles/index.rs");
 
 /// The protocol versions with an embedded bundle, oldest first.
 pub fn versions() -> Vec<&'static str> {
@@ -41,12 +31,18 @@ pub fn text(version: &str, profile: Profile) -> Option<&'static str> {
         .map(|e| e.text)
 }
 
-/// A validator for the current version's bundle of `profile`.
-pub fn validator(profile: Profile) -> Result<Validator, String> {
-    let text = text(CURRENT, profile)
-        .ok_or_else(|| format!("no embedded {profile} bundle for {CURRENT}"))?;
+/// A validator for the bundle of `version` and `profile`.
+pub fn validator(version: &str, profile: Profile) -> Result<Validator, String> {
+    let text = text(version, profile)
+        .ok_or_else(|| format!("no embedded {profile} bundle for {version}"))?;
     let bundle = Bundle::from_published(text)?;
     Validator::new(&bundle).map_err(|problems| problems.to_string())
+}
+
+/// A clap parser that takes one of the embedded versions; a missing or unknown
+/// value is a usage error (exit 2) that lists them.
+pub fn version_parser() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(versions())
 }
 
 #[cfg(test)]
@@ -65,6 +61,12 @@ mod tests {
             );
             Validator::new(&bundle).expect("compiles");
         }
-        assert_eq!(versions(), vec![CURRENT]);
+        assert_eq!(WORKING, cgp_types::PROTOCOL_VERSION);
+        assert!(versions().contains(&WORKING));
+        for version in versions() {
+            for profile in Profile::ALL {
+                assert!(text(version, profile).is_some(), "{version} {profile}");
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! `cgp`: tells an implementer, in any language, whether what their code sends
-//! is valid `contextgraph/1.0`.
+//! is valid Context Graph Protocol, by any version it embeds (the working
+//! version unless `--version` names another).
 //!
 //! A thin front end: the checks live in `cgp-schema` (`transcript`, `semantic`,
 //! `conformance`); this crate parses arguments, renders results and picks the
@@ -29,8 +30,8 @@ use std::time::Duration;
 #[command(
     name = "cgp",
     version,
-    about = "Validate Context Graph Protocol (contextgraph/1.0) messages and providers",
-    long_about = "Validate Context Graph Protocol (contextgraph/1.0) messages and providers.\n\nExit status: 0 when everything is valid, 1 when something is not, 2 on a usage or I/O error."
+    about = "Validate Context Graph Protocol messages and providers",
+    long_about = "Validate Context Graph Protocol messages and providers, by any protocol version cgp embeds (`cgp schema --version` lists them).\n\nExit status: 0 when everything is valid, 1 when something is not, 2 on a usage or I/O error."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -65,6 +66,9 @@ enum Command {
         /// The profile to validate against.
         #[arg(long, value_enum, default_value = "interop")]
         profile: ProfileArg,
+        /// Judge by this protocol version's frozen bundles.
+        #[arg(long = "version", value_name = "VERSION", default_value = bundles::WORKING, value_parser = bundles::version_parser())]
+        protocol_version: String,
         /// Output format.
         #[arg(long, value_enum, default_value = "human")]
         format: render::Format,
@@ -97,6 +101,9 @@ enum Command {
         /// Write the report as one JSON object (the same as `--format json`).
         #[arg(long, conflicts_with = "format")]
         json: bool,
+        /// Judge by this protocol version's frozen bundles.
+        #[arg(long = "version", value_name = "VERSION", default_value = bundles::WORKING, value_parser = bundles::version_parser())]
+        protocol_version: String,
         /// Seconds to wait for each reply, and for the exit after shutdown; over
         /// HTTP, for each whole request (connecting, sending, reading).
         #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_timeout)]
@@ -142,7 +149,7 @@ enum Command {
         #[arg(long, value_enum, default_value = "interop")]
         profile: ProfileArg,
         /// The protocol version.
-        #[arg(long = "version", value_name = "VERSION", default_value = bundles::CURRENT)]
+        #[arg(long = "version", value_name = "VERSION", default_value = bundles::WORKING, value_parser = bundles::version_parser())]
         protocol_version: String,
     },
 }
@@ -152,13 +159,14 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Validate {
             profile,
+            protocol_version,
             format,
             semantic,
             json_document,
             jobs,
             paths,
         } => {
-            let validator = match bundles::validator(profile.into()) {
+            let validator = match bundles::validator(&protocol_version, profile.into()) {
                 Ok(validator) => validator,
                 Err(problem) => {
                     eprintln!("cgp: the embedded bundle does not compile: {problem}");
@@ -177,14 +185,20 @@ fn main() -> ExitCode {
         Command::Check {
             format,
             json,
+            protocol_version,
             timeout,
             env,
             http,
             bearer_env,
             command,
         } => {
-            let validators = bundles::validator(Profile::Interop)
-                .and_then(|interop| Ok((interop, bundles::validator(Profile::Strict)?)));
+            let validators =
+                bundles::validator(&protocol_version, Profile::Interop).and_then(|interop| {
+                    Ok((
+                        interop,
+                        bundles::validator(&protocol_version, Profile::Strict)?,
+                    ))
+                });
             let (interop, strict) = match validators {
                 Ok(pair) => pair,
                 Err(problem) => {

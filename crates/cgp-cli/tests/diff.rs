@@ -5,14 +5,19 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-const PUBLISHED: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../generated/schema/contextgraph-1.0/interop.schema.json"
-);
+/// The working version's published interop bundle.
+fn published() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../generated/schema")
+        .join(cgp_types::PROTOCOL_VERSION.replacen('/', "-", 1))
+        .join("interop.schema.json")
+        .to_string_lossy()
+        .into_owned()
+}
 
 /// A copy of the published bundle, changed by `edit`, written under `name`.
 fn variant(name: &str, edit: impl FnOnce(&mut Value)) -> PathBuf {
-    let text = std::fs::read_to_string(PUBLISHED).expect("published bundle");
+    let text = std::fs::read_to_string(published()).expect("published bundle");
     let mut bundle: Value = serde_json::from_str(&text).expect("JSON");
     edit(&mut bundle);
     let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
@@ -42,7 +47,7 @@ fn identical_versions_have_no_changes() {
         }
     });
     let copy = copy.to_str().expect("UTF-8 path");
-    let output = cgp(&["diff", PUBLISHED, copy, "--fail-on", "minor"]);
+    let output = cgp(&["diff", &published(), copy, "--fail-on", "minor"]);
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
     assert_eq!(stdout(&output), "no changes\n");
 }
@@ -57,7 +62,7 @@ fn fail_on_decides_the_exit_code() {
         });
     });
     let minor = minor.to_str().expect("UTF-8 path");
-    let output = cgp(&["diff", PUBLISHED, minor]);
+    let output = cgp(&["diff", &published(), minor]);
     assert_eq!(output.status.code(), Some(0));
     let text = stdout(&output);
     assert!(
@@ -72,19 +77,19 @@ fn fail_on_decides_the_exit_code() {
         .and_then(|line| line.split_once(": "))
         .expect("a change line");
     let (file, line) = place.rsplit_once(':').expect("file:line");
-    let github = cgp(&["diff", "--format", "github", PUBLISHED, minor]);
+    let github = cgp(&["diff", "--format", "github", &published(), minor]);
     assert_eq!(
         stdout(&github),
         format!("::warning file={file},line={line},title=FIELD_ADDED_OPTIONAL::{headline}\n")
     );
     assert_eq!(
-        cgp(&["diff", PUBLISHED, minor, "--fail-on", "major"])
+        cgp(&["diff", &published(), minor, "--fail-on", "major"])
             .status
             .code(),
         Some(0)
     );
     assert_eq!(
-        cgp(&["diff", PUBLISHED, minor, "--fail-on", "minor"])
+        cgp(&["diff", &published(), minor, "--fail-on", "minor"])
             .status
             .code(),
         Some(1)
@@ -100,7 +105,7 @@ fn fail_on_decides_the_exit_code() {
         "diff",
         "--format",
         "json",
-        PUBLISHED,
+        &published(),
         major,
         "--fail-on",
         "major",
@@ -109,7 +114,7 @@ fn fail_on_decides_the_exit_code() {
     let report: Value = serde_json::from_slice(&json.stdout).expect("one JSON object");
     assert_eq!(report["required_bump"], "major");
     assert_eq!(report["changes"][0]["pointer"], "/ContextQuery/as_of");
-    let github = cgp(&["diff", "--format", "github", PUBLISHED, major]);
+    let github = cgp(&["diff", "--format", "github", &published(), major]);
     assert_eq!(github.status.code(), Some(0));
     assert!(
         stdout(&github).starts_with("::error file="),
@@ -120,14 +125,14 @@ fn fail_on_decides_the_exit_code() {
 
 #[test]
 fn unreadable_input_exits_2() {
-    let output = cgp(&["diff", PUBLISHED, "/no/such/bundle.json"]);
+    let output = cgp(&["diff", &published(), "/no/such/bundle.json"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("/no/such/bundle.json"));
     let garbage = Path::new(env!("CARGO_TARGET_TMPDIR")).join("diff-garbage.json");
     std::fs::write(&garbage, "{ not json").expect("write");
-    let output = cgp(&["diff", PUBLISHED, garbage.to_str().expect("UTF-8")]);
+    let output = cgp(&["diff", &published(), garbage.to_str().expect("UTF-8")]);
     assert_eq!(output.status.code(), Some(2));
-    assert_eq!(cgp(&["diff", PUBLISHED]).status.code(), Some(2));
+    assert_eq!(cgp(&["diff", &published()]).status.code(), Some(2));
 }
 
 /// A copy of `schema/` under a fresh directory, for hostile source trees.
@@ -159,7 +164,7 @@ fn stderr(output: &Output) -> String {
 
 /// Runs `cgp diff` on a hostile input and expects exit 2 with `expected` on stderr.
 fn refused(new: &Path, expected: &str) {
-    let output = cgp(&["diff", PUBLISHED, new.to_str().expect("UTF-8 path")]);
+    let output = cgp(&["diff", &published(), new.to_str().expect("UTF-8 path")]);
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
     assert!(stderr(&output).contains(expected), "{}", stderr(&output));
     assert!(output.stdout.is_empty());
@@ -228,7 +233,7 @@ fn an_http_ref_is_refused_without_opening_a_socket() {
             .args(["-f", "-qq", "-e", "trace=socket,connect", "-o"])
             .arg(&trace)
             .arg(env!("CARGO_BIN_EXE_cgp"))
-            .args(["diff", PUBLISHED])
+            .args(["diff", &published()])
             .arg(&input)
             .output()
             .expect("strace is needed for this test (apt-get install strace)");

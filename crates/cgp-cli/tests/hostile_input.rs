@@ -237,7 +237,7 @@ fn duplicate_members_at_depth() {
         &[],
         lines(&[
             br#"{"type":"query","query":{"goal":"g","max_frames":1,"max_tokens":5,"max_tokens":6}}"#,
-            br#"{"type":"handshake_ack","protocol_version":"contextgraph/1.0","provider":{"name":"p","version":"1","data_flow":{"reads":true,"writes":false,"egress":false,"reads":false}},"capabilities":{}}"#,
+            format!(r#"{{"type":"handshake_ack","protocol_version":"{}","provider":{{"name":"p","version":"1","data_flow":{{"reads":true,"writes":false,"egress":false,"reads":false}}}},"capabilities":{{}}}}"#, cgp_types::PROTOCOL_VERSION).as_bytes(),
         ]),
     );
     assert_eq!(run.code, Some(1));

@@ -2,6 +2,11 @@
 //! human and JSON output, exit codes, standard input, overlong lines.
 //!
 //! Regenerate the golden files with `UPDATE_GOLDEN=1 cargo test -p cgp-cli`.
+//!
+//! The transcripts under `tests/data/` are captures of the first released
+//! version's wire, so `cgp validate` judges them by that version's frozen bundles
+//! (`--version`, unless a test names one): the golden files hold across every
+//! later version change.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -11,9 +16,27 @@ fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
 }
 
+/// The first released protocol version, from the release manifest.
+fn first_release() -> String {
+    let manifest =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../generated/schema/releases.json");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(manifest).expect("releases.json"))
+            .expect("JSON");
+    manifest["releases"][0]["version"]
+        .as_str()
+        .expect("a released version")
+        .to_owned()
+}
+
 fn cgp(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cgp"))
-        .args(args)
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cgp"));
+    command.args(args.first());
+    if args.first() == Some(&"validate") && !args.contains(&"--version") {
+        command.args(["--version", &first_release()]);
+    }
+    command
+        .args(args.iter().skip(1))
         .current_dir(data())
         .env_remove("NO_COLOR")
         .output()
@@ -302,19 +325,90 @@ fn schema_prints_the_published_bundles() {
         let output = cgp(&["schema", "--profile", profile]);
         assert_eq!(output.status.code(), Some(0));
         let published = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../generated/schema/contextgraph-1.0")
+            .join("../../generated/schema")
+            .join(slug(cgp_types::PROTOCOL_VERSION))
             .join(format!("{profile}.schema.json"));
         let expected = std::fs::read(published).expect("published bundle");
         assert_eq!(output.stdout, expected, "{profile}");
     }
-    let explicit = cgp(&["schema", "--version", "contextgraph/1.0"]);
+    let explicit = cgp(&["schema", "--version", cgp_types::PROTOCOL_VERSION]);
     assert_eq!(explicit.status.code(), Some(0));
-    let unknown = cgp(&["schema", "--version", "contextgraph/9.9"]);
-    assert_eq!(unknown.status.code(), Some(2));
-    let stderr = text(&unknown.stderr);
+}
+
+/// The protocol versions with a bundle under generated/schema/, as `cgp`
+/// lists them: every one of them is embedded.
+fn published_versions() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../generated/schema");
+    let mut versions: Vec<(u64, u64, String)> = std::fs::read_dir(dir)
+        .expect("generated/schema")
+        .filter_map(|entry| {
+            let name = entry.ok()?.file_name().to_string_lossy().into_owned();
+            let (protocol, number) = name.rsplit_once('-')?;
+            let (major, minor) = number.split_once('.')?;
+            Some((
+                major.parse().ok()?,
+                minor.parse().ok()?,
+                format!("{protocol}/{number}"),
+            ))
+        })
+        .collect();
+    versions.sort();
+    versions
+        .into_iter()
+        .map(|(_, _, version)| version)
+        .collect()
+}
+
+/// `<name>/<major>.<minor>` → `<name>-<major>.<minor>`, the directory of its bundles.
+fn slug(version: &str) -> String {
+    version.replacen('/', "-", 1)
+}
+
+#[test]
+fn every_published_version_is_embedded_and_an_unknown_one_is_a_usage_error() {
+    let known = published_versions();
+    assert!(known.contains(&cgp_types::PROTOCOL_VERSION.to_owned()));
+    for version in &known {
+        for profile in ["interop", "strict"] {
+            let output = cgp(&["schema", "--version", version, "--profile", profile]);
+            assert_eq!(output.status.code(), Some(0), "{version}");
+            let published = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../generated/schema")
+                .join(slug(version))
+                .join(format!("{profile}.schema.json"));
+            assert_eq!(output.stdout, std::fs::read(published).expect("bundle"));
+        }
+        let valid = cgp(&["validate", "--version", version, "strict.ndjson"]);
+        assert_eq!(
+            valid.status.code(),
+            Some(0),
+            "{version}: {}",
+            text(&valid.stderr)
+        );
+    }
+    let (name, _) = cgp_types::PROTOCOL_VERSION.split_once('/').expect("name/");
+    let unknown_version = format!("{name}/999.0");
+    for command in ["schema", "validate", "check"] {
+        let mut args = vec![command, "--version", &unknown_version];
+        if command == "check" {
+            args.extend(["--", "true"]);
+        }
+        let unknown = cgp(&args);
+        assert_eq!(unknown.status.code(), Some(2), "{command}");
+        let stderr = text(&unknown.stderr);
+        assert!(
+            stderr.contains(&format!(
+                "invalid value '{unknown_version}' for '--version <VERSION>'"
+            )) && stderr.contains(&format!("[possible values: {}]", known.join(", "))),
+            "{command}: {stderr}"
+        );
+        assert!(unknown.stdout.is_empty());
+    }
+    let missing = cgp(&["schema", "--version"]);
+    assert_eq!(missing.status.code(), Some(2));
+    let stderr = text(&missing.stderr);
     assert!(
-        stderr.contains("unknown protocol version `contextgraph/9.9`; known: contextgraph/1.0"),
+        stderr.contains(&format!("[possible values: {}]", known.join(", "))),
         "{stderr}"
     );
-    assert!(unknown.stdout.is_empty());
 }

@@ -1,10 +1,12 @@
-//! Code generation for cgp-schema: everything under `generated/`.
+//! Code generation for cgp-schema: everything under `generated/`, and the
+//! copies of it the crates embed.
 //!
 //! - [`plan`]: compute every generated file in memory from `schema/` and SPEC.md.
 //! - [`output`]: the one atomic writer of `generated/`, and the comparison
 //!   `check` uses instead.
 //! - [`rust`]: the typify crate generated from the interop bundle.
 //! - [`docs`]: the human docs, rendered with minijinja.
+//! - [`embed`]: the copies inside the crates that compile them in.
 //! - [`release`]: the release manifest and frozen bundles on disk.
 
 // Input-derived data never panics the library: no unwrap/expect/panic and no
@@ -20,6 +22,7 @@
 )]
 
 pub mod docs;
+pub mod embed;
 pub mod output;
 pub mod plan;
 pub mod release;

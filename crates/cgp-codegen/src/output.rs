@@ -1,11 +1,12 @@
-//! The one writer of `generated/`, and the comparison `check` runs instead.
+//! The one writer of `generated/` and the embedded copies ([`OWNED_DIRS`]),
+//! and the comparison `check` runs instead.
 //!
 //! [`write`] updates only files whose bytes change, each through a temporary file
 //! in the same directory that is renamed over the old one, so an interrupted run
 //! leaves every file either old or new, never half-written. All temporary files
 //! are written before the first rename: a failure while writing (a full disk, a
 //! read-only directory) leaves the previous tree untouched. Files under
-//! `generated/` that the plan no longer contains are removed. [`compare`] reports
+//! those directories that the plan no longer contains are removed. [`compare`] reports
 //! the same differences without touching anything.
 
 use cgp_schema::diagnostic::Diagnostic;
@@ -13,8 +14,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 use std::path::{Path, PathBuf};
 
-/// The directory codegen owns, relative to the repository root.
-pub const GENERATED_DIR: &str = "generated";
+/// The directories codegen owns, relative to the repository root: every file
+/// in them is generated, and one no plan contains is stale.
+pub const OWNED_DIRS: [&str; 3] = [
+    "generated",
+    crate::embed::CLI_BUNDLES_DIR,
+    crate::embed::TYPES_GENERATED_DIR,
+];
 
 /// One way the tree on disk differs from what codegen would write.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,10 +91,10 @@ pub struct WriteReport {
     pub unchanged: usize,
 }
 
-/// Every file under `generated/`, repository-relative, sorted.
+/// Every file in the directories codegen owns, repository-relative, sorted.
 pub fn existing_files(root: &Path) -> Result<BTreeSet<String>, Diagnostic> {
     let mut found = BTreeSet::new();
-    let mut pending = vec![PathBuf::from(GENERATED_DIR)];
+    let mut pending: Vec<PathBuf> = OWNED_DIRS.iter().map(PathBuf::from).collect();
     while let Some(relative) = pending.pop() {
         let directory = root.join(&relative);
         let entries = match std::fs::read_dir(&directory) {

@@ -7,7 +7,7 @@
 //! crate and the docs.
 //! Nothing here touches the disk except reading the inputs.
 
-use crate::{docs, release, rust};
+use crate::{docs, embed, release, rust};
 use cgp_schema::corpus::{self, Example};
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
 use cgp_schema::release::Manifest;
@@ -62,7 +62,7 @@ pub fn bundle_path(set: &SchemaSet, profile: Profile) -> String {
 }
 
 /// Where the bundle of `profile` for `version` is published, relative to the
-/// repository root, e.g. `generated/schema/contextgraph-1.0/interop.schema.json`.
+/// repository root: `generated/schema/<name>-<major>.<minor>/<profile>.schema.json`.
 pub fn published_path(version: &ProtocolVersion, profile: Profile) -> String {
     format!("generated/schema/{}/{profile}.schema.json", version.slug())
 }
@@ -89,6 +89,58 @@ pub fn diagnostic_for(set: &SchemaSet, bundle: &Bundle, pointer: &str) -> Diagno
         Some(target) => set.diagnostic_at(&target.path, &target.pointer, String::new()),
         None => Diagnostic::file("bundle", String::new()),
     }
+}
+
+/// Every bundle under `generated/schema/`: the working version's as planned,
+/// and each released version's as published on disk. A released file that
+/// cannot be read is left out; the releases gate reports it.
+pub fn published_bundles(
+    root: &Path,
+    working: &ProtocolVersion,
+    releases: &Manifest,
+    planned: &BTreeMap<String, String>,
+) -> Vec<(ProtocolVersion, Profile, String)> {
+    let mut versions: Vec<ProtocolVersion> = releases
+        .releases()
+        .iter()
+        .map(|release| release.version.clone())
+        .collect();
+    if !versions.contains(working) {
+        versions.push(working.clone());
+    }
+    let mut bundles = Vec::new();
+    for version in versions {
+        for profile in Profile::ALL {
+            let path = published_path(&version, profile);
+            let text = match planned.get(&path) {
+                Some(text) => Some(text.clone()),
+                None => read_text_bounded(&root.join(&path)).ok(),
+            };
+            if let Some(text) = text {
+                bundles.push((version.clone(), profile, text));
+            }
+        }
+    }
+    bundles
+}
+
+/// The interop bundles of every published version but the working one, oldest
+/// first.
+fn older_versions(
+    working: &ProtocolVersion,
+    published: &[(ProtocolVersion, Profile, String)],
+) -> Result<Vec<(ProtocolVersion, Bundle)>, Diagnostics> {
+    let mut older = Vec::new();
+    for (version, profile, text) in published {
+        if version == working || *profile != Profile::Interop {
+            continue;
+        }
+        let bundle = Bundle::from_published(text)
+            .map_err(|error| Diagnostic::file(published_path(version, Profile::Interop), error))?;
+        older.push((version.clone(), bundle));
+    }
+    older.sort_by_key(|(version, _)| version.key());
+    Ok(older)
 }
 
 /// Reads the inputs under `root` and computes every generated file.
@@ -141,9 +193,35 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
         diagnostic_for(&set, interop, pointer)
     })?;
     files.insert(format!("{RUST_CRATE_DIR}/src/types.rs"), library);
+    let releases = release::read_manifest(root)?;
+    let published = published_bundles(root, &set.version, &releases, &files);
+    let older = older_versions(&set.version, &published)?;
+    let mut families = Vec::new();
+    let mut family_tests = vec![("Envelope".to_owned(), set.version.slug())];
+    for (older_version, bundle) in &older {
+        let newest_of_family = older.iter().all(|(other, _)| {
+            other.major != older_version.major || other.key() <= older_version.key()
+        });
+        if older_version.major == set.version.major || !newest_of_family {
+            continue;
+        }
+        let module = rust::family_module(older_version);
+        let path = published_path(older_version, Profile::Interop);
+        let older_protocol = frozen_protocol(bundle);
+        let types = rust::generate(bundle, &older_protocol, &older_version.to_string(), &|_| {
+            Diagnostic::file(&path, String::new())
+        })?;
+        files.insert(format!("{RUST_CRATE_DIR}/src/{module}.rs"), types);
+        family_tests.push((format!("{module}::Envelope"), older_version.slug()));
+        families.push((module, older_version.to_string()));
+    }
     files.insert(
         format!("{RUST_CRATE_DIR}/src/lib.rs"),
-        rust::library_root(&version),
+        rust::library_root(&version, &families),
+    );
+    files.insert(
+        format!("{RUST_CRATE_DIR}/tests/families.rs"),
+        rust::family_tests(&family_tests),
     );
     files.insert(
         format!("{RUST_CRATE_DIR}/Cargo.toml"),
@@ -161,10 +239,29 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
     )
     .map_err(Diagnostics::one)?;
     files.extend(pages);
-    let releases = release::read_manifest(root)?;
+    for (older_version, bundle) in &older {
+        // Each other version's docs, from its frozen bundle, under its own
+        // directory; the SPEC.md corpus belongs to the working version.
+        let pages = docs::render(
+            docs::Templates::BUILT_IN,
+            &frozen_protocol(bundle),
+            &older_version.to_string(),
+            &[],
+            SPEC_FILE,
+        )
+        .map_err(Diagnostics::one)?;
+        let prefix = format!("{}/", docs::DOCS_DIR);
+        for (path, text) in pages {
+            let relative = path.strip_prefix(&prefix).unwrap_or(&path);
+            files.insert(format!("{prefix}{}/{relative}", older_version.slug()), text);
+        }
+    }
     if !releases.is_empty() {
         files.insert(release::MANIFEST_PATH.to_owned(), releases.render());
     }
+    files.extend(embed::cli_bundles(&published, &set.version));
+    let (path, text) = embed::types_version(&set.version);
+    files.insert(path, text);
     let foreign = release::foreign(&releases, &files);
     Ok(Generation {
         set,
@@ -175,4 +272,14 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
         releases,
         foreign,
     })
+}
+
+/// The protocol model of a frozen bundle: there are no sources behind it, so its
+/// places carry bundle pointers only.
+fn frozen_protocol(bundle: &Bundle) -> cgp_schema::model::Protocol {
+    cgp_schema::model::Protocol::read(
+        &bundle.document,
+        cgp_schema::model::Reading::Validator,
+        &|_| None,
+    )
 }

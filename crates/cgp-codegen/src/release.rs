@@ -1,14 +1,17 @@
 //! Released versions on disk: the manifest `generated/schema/releases.json`, the
 //! frozen bundles it lists, and the inputs of the drift gate.
 //!
-//! The rules live in [`cgp_schema::release`]; this module only knows where the
-//! files are. Codegen never owns a released bundle of another version (it is
-//! passed to the writer as foreign, so it survives a version bump), and never
-//! overwrites a frozen file with other bytes.
+//! The rules live in [`cgp_schema::release`] and [`cgp_schema::reissue`]; this
+//! module only knows where the files are. Codegen never owns a released bundle of
+//! another version (it is passed to the writer as foreign, so it survives a
+//! version bump), and never overwrites a frozen file with other bytes: only
+//! [`reissue`], run by `cargo xtask release`, does, once the verdicts are shown
+//! to be the same.
 
 use crate::plan::{self, Generation};
 use cgp_schema::classify::Side;
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
+use cgp_schema::reissue;
 use cgp_schema::release::{self, Blessing, Manifest, Verdict};
 use cgp_schema::source::{read_bounded, read_text_bounded};
 use cgp_schema::{Profile, ProtocolVersion};
@@ -118,4 +121,89 @@ pub fn bless(generation: &Generation) -> Result<(Manifest, Blessing), String> {
     let mut manifest = generation.releases.clone();
     let blessing = manifest.bless(version, &bundles)?;
     Ok((manifest, blessing))
+}
+
+/// A re-issue of the working version's released bundles.
+#[derive(Debug, Clone)]
+pub struct Reissued {
+    /// The manifest with the new digests appended to each file's history.
+    pub manifest: Manifest,
+    /// The released files that get new bytes.
+    pub changed: Vec<String>,
+    /// What the verdict comparison checked.
+    pub evidence: reissue::Evidence,
+}
+
+/// The released files of the working version that codegen would now write
+/// with other bytes; empty when the working version is unreleased or current.
+pub fn reissue_candidates(generation: &Generation) -> Vec<String> {
+    let Some(release) = generation.releases.release(&generation.set.version) else {
+        return Vec::new();
+    };
+    release
+        .files
+        .iter()
+        .filter(|(path, digest)| {
+            generation
+                .files
+                .get(*path)
+                .is_some_and(|text| &release::sha256(text.as_bytes()) != *digest)
+        })
+        .map(|(path, _)| path.clone())
+        .collect()
+}
+
+/// Re-issues the working version's released bundles with the bytes codegen
+/// writes now, when the wire is unchanged: the released files are on disk as
+/// recorded, and under both profiles the classifier finds no change and the
+/// verdicts on the SPEC.md corpus and the randomised differential are
+/// identical ([`reissue::same_wire`]). Returns every problem otherwise.
+pub fn reissue(root: &Path, generation: &Generation) -> Result<Reissued, Vec<String>> {
+    let version = &generation.set.version;
+    let mut problems = Vec::new();
+    let mut texts = Vec::new();
+    for profile in Profile::ALL {
+        let path = plan::published_path(version, profile);
+        let released = match read_text_bounded(&root.join(&path)) {
+            Ok(text) => text,
+            Err(error) => {
+                problems.push(format!("{path}: cannot read: {error}"));
+                continue;
+            }
+        };
+        if let Err(problem) = generation.releases.verify(&path, Some(released.as_bytes())) {
+            problems.push(problem);
+        }
+        let Some(reissued) = generation.files.get(&path) else {
+            problems.push(format!("{path}: codegen does not plan this bundle"));
+            continue;
+        };
+        texts.push((profile, path, released, reissued.clone()));
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let pairs: Vec<reissue::Pair<'_>> = texts
+        .iter()
+        .map(|(profile, path, released, reissued)| reissue::Pair {
+            profile: *profile,
+            path,
+            released,
+            reissued,
+        })
+        .collect();
+    let evidence = reissue::same_wire(&pairs, &generation.examples, reissue::RANDOM_CASES)?;
+    let files: BTreeMap<String, String> = texts
+        .iter()
+        .map(|(_, path, _, reissued)| (path.clone(), reissued.clone()))
+        .collect();
+    let mut manifest = generation.releases.clone();
+    let changed = manifest
+        .reissue(version, &files)
+        .map_err(|problem| vec![problem])?;
+    Ok(Reissued {
+        manifest,
+        changed,
+        evidence,
+    })
 }

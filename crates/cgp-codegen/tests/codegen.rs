@@ -32,7 +32,9 @@ impl Tree {
         let root = std::env::temp_dir().join(format!("cgp-codegen-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         copy_dir(&repo().join("schema"), &root.join("schema"));
-        copy_dir(&repo().join("generated"), &root.join("generated"));
+        for owned in output::OWNED_DIRS {
+            copy_dir(&repo().join(owned), &root.join(owned));
+        }
         std::fs::copy(repo().join("SPEC.md"), root.join("SPEC.md")).expect("copy SPEC.md");
         Tree(root)
     }
@@ -298,7 +300,7 @@ fn a_broken_template_is_named() {
     let error = cgp_codegen::docs::render(
         broken,
         &cgp_schema::model::Protocol::of_bundle(&generation.set, &generation.bundles[0]),
-        "contextgraph/1.0",
+        &generation.set.version.to_string(),
         &generation.examples,
         "SPEC.md",
     )
@@ -310,6 +312,13 @@ fn a_broken_template_is_named() {
     );
 }
 
+/// The first version of the working family, `<major>.0`: what a member added
+/// to every version of it declares as `x-cgp-since`.
+fn generation_start() -> String {
+    let generation = cgp_codegen::generate(&repo()).expect("generate");
+    format!("{}.0", generation.set.version.major)
+}
+
 #[test]
 fn a_schema_typify_cannot_handle_is_named_with_its_member() {
     let tree = Tree::new("typify-panic");
@@ -318,7 +327,7 @@ fn a_schema_typify_cannot_handle_is_named_with_its_member() {
     schema["properties"]["weird"] = serde_json::json!({
         "description": "Anything but a representation.",
         "not": {"$ref": "../vocab/representation.schema.json"},
-        "x-cgp-since": "1.0",
+        "x-cgp-since": generation_start(),
         "x-cgp-emit": "omit-if-absent"
     });
     tree.write(

@@ -14,7 +14,7 @@
 //! - [`semantic`]: the semantic rules of SPEC.md (B1, B3, F1, D1, P1–P3, H4, …).
 //! - [`conformance`]: drive a live provider as a host would and judge both sides.
 //! - [`compat`]: what changed between versions ([`classify`]) and the released
-//!   versions ([`release`]).
+//!   versions ([`release`], [`reissue`]).
 //! - [`gates`]: the SPEC.md [`corpus`] and the [`sync`] gate.
 //!
 //! Each module is also reachable at the crate root (`cgp_schema::model`), which
@@ -40,7 +40,7 @@ pub mod semantic;
 pub mod text;
 pub mod wire;
 
-pub use compat::{classify, release};
+pub use compat::{classify, reissue, release};
 pub use gates::{corpus, sync};
 pub use schema::{bundle, keywords, model, source, version};
 pub use semantic::attestation;

@@ -26,9 +26,12 @@ fn peak_bytes() -> u64 {
 }
 
 fn validator(profile: &str) -> Validator {
+    let version: cgp_schema::ProtocolVersion =
+        cgp_types::PROTOCOL_VERSION.parse().expect("version");
     let path = format!(
-        "{}/../../generated/schema/contextgraph-1.0/{profile}.schema.json",
-        env!("CARGO_MANIFEST_DIR")
+        "{}/../../generated/schema/{}/{profile}.schema.json",
+        env!("CARGO_MANIFEST_DIR"),
+        version.slug()
     );
     let text = std::fs::read_to_string(path).expect("bundle");
     Validator::new(&Bundle::from_published(&text).expect("bundle")).expect("compiles")

@@ -31,6 +31,19 @@ fn line_col(text: &str, needle: &str) -> (usize, usize) {
     (line, column)
 }
 
+/// The working version, which the sources declare.
+fn working() -> cgp_schema::ProtocolVersion {
+    cgp_types::PROTOCOL_VERSION
+        .parse()
+        .expect("the working version parses")
+}
+
+/// `<major>.0` of the working family: the `x-cgp-since` of a member it has
+/// always had.
+fn family_start() -> String {
+    format!("{}.0", working().major)
+}
+
 #[test]
 fn the_real_schemas_load() {
     assert_eq!(load_with("envelope.schema.json", str::to_owned), "loaded");
@@ -152,11 +165,12 @@ fn an_optional_member_without_an_emit_rule_is_named() {
 fn a_missing_since_is_named() {
     let report = load_with("types/inclusion-step.schema.json", |text| {
         let at = text.find("\"sibling_is_left\"").expect("member");
-        let since = text[at..].find("\"x-cgp-since\": \"1.0\"").expect("since") + at;
+        let declared = format!("\"x-cgp-since\": \"{}\"", family_start());
+        let since = text[at..].find(&declared).expect("since") + at;
         format!(
             "{}\"x-cgp-spec\": \"x\"{}",
             &text[..since],
-            &text[since + "\"x-cgp-since\": \"1.0\"".len()..]
+            &text[since + declared.len()..]
         )
     });
     assert!(
@@ -167,10 +181,21 @@ fn a_missing_since_is_named() {
 
 #[test]
 fn a_version_that_is_not_name_major_minor_is_refused() {
+    let working = cgp_types::PROTOCOL_VERSION;
     let report = load_with("envelope.schema.json", |text| {
-        text.replacen("\"contextgraph/1.0\"", "\"contextgraph/1.0-draft\"", 1)
+        text.replacen(
+            &format!("\"{working}\""),
+            &format!("\"{working}-draft\""),
+            1,
+        )
     });
-    assert!(report.contains("schema/envelope.schema.json:") && report.contains("`contextgraph/1.0-draft` is not a protocol version of the form `<name>/<major>.<minor>`"), "{report}");
+    assert!(
+        report.contains("schema/envelope.schema.json:")
+            && report.contains(&format!(
+                "`{working}-draft` is not a protocol version of the form `<name>/<major>.<minor>`"
+            )),
+        "{report}"
+    );
 }
 
 #[test]
@@ -184,9 +209,10 @@ fn an_id_that_disagrees_with_the_path_is_named() {
     });
     assert!(
         report.contains("schema/types/transform.schema.json:3:")
-            && report.contains(
-                "`$id` must be `https://cgp-schema.dev/contextgraph-1/types/transform.schema.json`"
-            ),
+            && report.contains(&format!(
+                "`$id` must be `https://cgp-schema.dev/{}/types/transform.schema.json`",
+                working().family_slug()
+            )),
         "{report}"
     );
 }
@@ -254,7 +280,9 @@ fn a_reference_cycle_with_no_schema_in_between_is_named() {
     let mut sources = sources();
     let header = |name: &str, title: &str| {
         format!(
-            "{{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\", \"$id\": \"https://cgp-schema.dev/contextgraph-1/types/{name}.schema.json\", \"title\": \"{title}\", \"description\": \"d\", \"x-cgp-since\": \"1.0\",\n\"$ref\": \"{}.schema.json\"}}",
+            "{{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\", \"$id\": \"https://cgp-schema.dev/{}/types/{name}.schema.json\", \"title\": \"{title}\", \"description\": \"d\", \"x-cgp-since\": \"{}\",\n\"$ref\": \"{}.schema.json\"}}",
+            working().family_slug(),
+            working().number(),
             if name == "loop-a" { "loop-b" } else { "loop-a" }
         )
     };
@@ -265,7 +293,7 @@ fn a_reference_cycle_with_no_schema_in_between_is_named() {
         .find(|(path, _)| path == "types/transform.schema.json")
         .expect("file");
     let mut schema: serde_json::Value = serde_json::from_str(&transform.1).expect("json");
-    schema["properties"]["next"] = serde_json::json!({"$ref": "loop-a.schema.json", "description": "n", "x-cgp-since": "1.0", "x-cgp-emit": "omit-if-absent"});
+    schema["properties"]["next"] = serde_json::json!({"$ref": "loop-a.schema.json", "description": "n", "x-cgp-since": family_start(), "x-cgp-emit": "omit-if-absent"});
     transform.1 = serde_json::to_string_pretty(&schema).expect("json");
     let report = SchemaSet::from_sources("schema", sources)
         .expect_err("a cycle")
@@ -284,7 +312,7 @@ fn recursion_through_a_member_is_a_legitimate_recursive_type() {
         .find(|(path, _)| path == "types/transform.schema.json")
         .expect("file");
     let mut schema: serde_json::Value = serde_json::from_str(&transform.1).expect("json");
-    schema["properties"]["previous"] = serde_json::json!({"$ref": "transform.schema.json", "description": "p", "x-cgp-since": "1.0", "x-cgp-emit": "omit-if-absent"});
+    schema["properties"]["previous"] = serde_json::json!({"$ref": "transform.schema.json", "description": "p", "x-cgp-since": family_start(), "x-cgp-emit": "omit-if-absent"});
     transform.1 = serde_json::to_string_pretty(&schema).expect("json");
     let set = SchemaSet::from_sources("schema", sources).expect("a recursive type loads");
     let bundle = cgp_schema::bundle(&set, cgp_schema::Profile::Interop).expect("bundles");

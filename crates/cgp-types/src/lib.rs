@@ -1,5 +1,5 @@
-//! Serde types for the Context Graph Protocol (CGP) wire, version
-//! [`contextgraph/1.0`](PROTOCOL_VERSION).
+//! Serde types for the Context Graph Protocol (CGP) wire, at the version
+//! [`PROTOCOL_VERSION`] names (the one `schema/` declares).
 //!
 //! Every message is an [`Envelope`]: a JSON object tagged by its `"type"`
 //! member, sent one per line over stdio (see [`ndjson`]) or one per body
@@ -87,17 +87,16 @@ pub use query::{ContextQuery, ContextQueryResult};
 pub use verify::{FrameId, FrameVerdict, Verdict, VerifyRequest, VerifyResponse};
 pub use vocab::{EgressScope, ErrorCode, FrameKind};
 
-/// The protocol version this crate implements, as sent in `handshake` and
-/// `handshake_ack` (SPEC.md [§Handshake](../../SPEC.md#handshake)).
-pub const PROTOCOL_VERSION: &str = "contextgraph/1.0";
+// `PROTOCOL_VERSION`, written by `cargo xtask codegen` from the schemas.
+include!("../generated/protocol_version.rs");
 
 /// The family of a protocol version: everything before the first `.`, or
 /// the whole string if it has none (SPEC.md
 /// [§Version rule](../../SPEC.md#version-rule)).
 ///
 /// ```
-/// assert_eq!(cgp_types::protocol_family("contextgraph/1.0-draft"), "contextgraph/1");
-/// assert_eq!(cgp_types::protocol_family("contextgraph/1"), "contextgraph/1");
+/// assert_eq!(cgp_types::protocol_family("demo/1.0-draft"), "demo/1");
+/// assert_eq!(cgp_types::protocol_family("demo/1"), "demo/1");
 /// ```
 pub fn protocol_family(version: &str) -> &str {
     match version.split_once('.') {
@@ -113,10 +112,10 @@ pub fn protocol_family(version: &str) -> &str {
 /// No version grammar is enforced: any two strings can be compared.
 ///
 /// ```
-/// use cgp_types::{PROTOCOL_VERSION, versions_compatible};
+/// use cgp_types::versions_compatible;
 ///
-/// assert!(versions_compatible(PROTOCOL_VERSION, "contextgraph/1.9"));
-/// assert!(!versions_compatible(PROTOCOL_VERSION, "contextgraph/10.0"));
+/// assert!(versions_compatible("demo/1.0", "demo/1.9"));
+/// assert!(!versions_compatible("demo/1.0", "demo/10.0"));
 /// ```
 pub fn versions_compatible(a: &str, b: &str) -> bool {
     protocol_family(a) == protocol_family(b)
@@ -128,26 +127,30 @@ mod tests {
 
     #[test]
     fn version_family_table() {
+        // Derived from the working version, so the table holds across bumps.
+        let family = protocol_family(PROTOCOL_VERSION);
+        let (name, major) = family.split_once('/').expect("name/major");
+        let major: u64 = major.parse().expect("numeric major");
         let table = [
-            ("contextgraph/1.0", true),
-            ("contextgraph/1.0-draft", true),
-            ("contextgraph/1.9", true),
-            ("contextgraph/1.banana.x", true),
-            ("contextgraph/1", true),
-            ("contextgraph/2.0", false),
-            ("contextgraph/10.0", false),
-            ("contextgraph/1-0", false),
-            ("mcp/1.0", false),
-            ("", false),
+            (PROTOCOL_VERSION.to_owned(), true),
+            (format!("{family}.0-draft"), true),
+            (format!("{family}.9"), true),
+            (format!("{family}.banana.x"), true),
+            (family.to_owned(), true),
+            (format!("{name}/{}.0", major + 1), false),
+            (format!("{name}/{major}0.0"), false),
+            (format!("{name}/{major}-0"), false),
+            ("mcp/1.0".to_owned(), false),
+            (String::new(), false),
         ];
         for (version, ok) in table {
             assert_eq!(
-                versions_compatible(PROTOCOL_VERSION, version),
+                versions_compatible(PROTOCOL_VERSION, &version),
                 ok,
                 "{version:?}"
             );
             assert_eq!(
-                versions_compatible(version, PROTOCOL_VERSION),
+                versions_compatible(&version, PROTOCOL_VERSION),
                 ok,
                 "{version:?}"
             );

@@ -151,7 +151,7 @@ fn full_representation_is_dropped_on_reencode() {
 
 #[test]
 fn empty_capabilities_decode_and_reencode_with_their_flags() {
-    let line = r#"{"type":"handshake_ack","protocol_version":"contextgraph/1.0","provider":{"name":"n","version":"v","data_flow":{}},"capabilities":{}}"#;
+    let line = r#"{"type":"handshake_ack","protocol_version":"demo/1.0","provider":{"name":"n","version":"v","data_flow":{}},"capabilities":{}}"#;
     let env = decode_line(line).unwrap();
     let Envelope::HandshakeAck { capabilities, .. } = &env else {
         panic!("not an ack");
@@ -159,13 +159,13 @@ fn empty_capabilities_decode_and_reencode_with_their_flags() {
     assert_eq!(*capabilities, Capabilities::default());
     assert_eq!(
         reencode(line),
-        r#"{"type":"handshake_ack","protocol_version":"contextgraph/1.0","provider":{"name":"n","version":"v","data_flow":{"reads":false,"writes":false,"egress":false}},"capabilities":{"query":{"kinds":[]},"correlation":false,"graph":false,"verify":false,"resolve":false}}"#
+        r#"{"type":"handshake_ack","protocol_version":"demo/1.0","provider":{"name":"n","version":"v","data_flow":{"reads":false,"writes":false,"egress":false}},"capabilities":{"query":{"kinds":[]},"correlation":false,"graph":false,"verify":false,"resolve":false}}"#
     );
 }
 
 #[test]
 fn legacy_capability_flags_are_ignored() {
-    let line = r#"{"type":"handshake_ack","protocol_version":"contextgraph/1.0","provider":{"name":"n","version":"v","data_flow":{}},"capabilities":{"upsert":true,"subscribe":false,"query":{"kinds":["doc"],"filters":["x"]}}}"#;
+    let line = r#"{"type":"handshake_ack","protocol_version":"demo/1.0","provider":{"name":"n","version":"v","data_flow":{}},"capabilities":{"upsert":true,"subscribe":false,"query":{"kinds":["doc"],"filters":["x"]}}}"#;
     assert!(
         reencode(line).contains(r#""capabilities":{"query":{"kinds":["doc"]},"correlation":false"#)
     );

@@ -100,8 +100,10 @@ fn arrays_are_read_like_serde_reads_internally_tagged_enums() {
     // element is the tag. The reference decoder accepts this too.
     assert_eq!(decode_line(r#"["shutdown"]"#), Ok(Envelope::Shutdown));
     assert_eq!(
-        decode_line(r#"["handshake","contextgraph/1.0"]"#),
-        Ok(Envelope::handshake())
+        decode_line(r#"["handshake","demo/1.0"]"#),
+        Ok(Envelope::Handshake {
+            protocol_version: "demo/1.0".into()
+        })
     );
 }
 

@@ -29,9 +29,9 @@ fn maximal_frame() -> String {
 
 fn maximal_lines() -> Vec<String> {
     vec![
-        r#"{"type":"handshake","protocol_version":"contextgraph/1.0"}"#.to_owned(),
+        r#"{"type":"handshake","protocol_version":"demo/1.0"}"#.to_owned(),
         [
-            r#"{"type":"handshake_ack","protocol_version":"contextgraph/1.0-draft","#,
+            r#"{"type":"handshake_ack","protocol_version":"demo/1.0-draft","#,
             r#""provider":{"name":"docs","version":"0.1.0","data_flow":{"reads":true,"writes":true,"egress":true,"egress_scopes":["local-only","org-tenant","third-party-index","third-party-model","acme:vectors"]}},"#,
             r#""capabilities":{"query":{"kinds":["doc","DOC",""]},"correlation":true,"graph":true,"embeddings_fingerprint":"m/3","verify":true,"representations":["full","compact","reference"],"resolve":true},"#,
             r#""attester_keys":[{"key_id":"k1","algorithm":"ed25519","public_key":"00ff"}]}"#,
@@ -62,7 +62,7 @@ fn maximal_lines() -> Vec<String> {
 fn minimal_lines() -> Vec<&'static str> {
     vec![
         r#"{"type":"handshake","protocol_version":""}"#,
-        r#"{"type":"handshake_ack","protocol_version":"contextgraph/1.0","provider":{"name":"p","version":"v","data_flow":{"reads":false,"writes":false,"egress":false}},"capabilities":{"query":{"kinds":[]},"correlation":false,"graph":false,"verify":false,"resolve":false}}"#,
+        r#"{"type":"handshake_ack","protocol_version":"demo/1.0","provider":{"name":"p","version":"v","data_flow":{"reads":false,"writes":false,"egress":false}},"capabilities":{"query":{"kinds":[]},"correlation":false,"graph":false,"verify":false,"resolve":false}}"#,
         r#"{"type":"query","query":{"goal":"","max_frames":0,"max_tokens":0}}"#,
         r#"{"type":"frames","result":{"frames":[],"truncated":false}}"#,
         r#"{"type":"verify","request":{"frames":[]}}"#,

@@ -116,3 +116,76 @@ pub fn assert_reports(report: &str, expected: &str) {
         "expected the report to contain\n  {expected}\nbut it was:\n{report}"
     );
 }
+
+/// A protocol version as the expected lines of these tests show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Version(pub cgp_schema::ProtocolVersion);
+
+impl std::fmt::Display for Version {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl Version {
+    /// The repository-relative path of its published bundle of `profile`.
+    pub fn bundle(&self, profile: &str) -> String {
+        format!("generated/schema/{}/{profile}.schema.json", self.0.slug())
+    }
+
+    /// Its family as a path segment, as `$id`s carry it.
+    pub fn family_slug(&self) -> String {
+        self.0.family_slug()
+    }
+
+    /// Its `major.minor`, as `x-cgp-since` carries it.
+    pub fn number(&self) -> String {
+        self.0.number()
+    }
+}
+
+/// The working version and the next minor and major after it, derived from the
+/// types so that no test names a protocol version.
+pub struct Versions {
+    /// The working version (the committed tree has it released).
+    pub w: Version,
+    /// The next minor version.
+    pub minor: Version,
+    /// The next major version.
+    pub major: Version,
+}
+
+impl Versions {
+    /// Derives the three from `cgp_types::PROTOCOL_VERSION`.
+    pub fn derive() -> Self {
+        let working: cgp_schema::ProtocolVersion = cgp_types::PROTOCOL_VERSION
+            .parse()
+            .expect("the working version parses");
+        let minor = working.with_number(working.major, working.minor + 1);
+        let major = working.with_number(working.major + 1, 0);
+        Versions {
+            w: Version(working),
+            minor: Version(minor),
+            major: Version(major),
+        }
+    }
+}
+
+/// What the releases gate says of the committed release manifest:
+/// `N released files are unchanged (<versions>)`.
+pub fn releases_summary() -> String {
+    let text = std::fs::read_to_string(repo().join("generated/schema/releases.json"))
+        .expect("read the release manifest");
+    let manifest = cgp_schema::release::Manifest::parse("releases.json", &text)
+        .expect("the release manifest parses");
+    let versions: Vec<String> = manifest
+        .releases()
+        .iter()
+        .map(|release| release.version.to_string())
+        .collect();
+    format!(
+        "{} released files are unchanged ({})",
+        manifest.files().len(),
+        versions.join(", ")
+    )
+}

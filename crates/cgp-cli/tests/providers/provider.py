@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A small contextgraph/1.0 stdio provider for the `cgp check` tests.
+"""A small Context Graph Protocol stdio provider for the `cgp check` tests.
 
 `provider.py MODE`: `good` behaves; every other mode breaks one rule:
 
@@ -141,7 +141,7 @@ def main():
             version = "1.0.0"
             send({
                 "type": "handshake_ack",
-                "protocol_version": "contextgraph/1.0",
+                "protocol_version": message.get("protocol_version"),
                 "provider": {"name": NAME, "version": version,
                              "data_flow": {"reads": True, "writes": False, "egress": False}},
                 "capabilities": {"query": {"kinds": ["doc", "snippet"]},

@@ -1,10 +1,14 @@
 //! Released protocol versions and the drift gate.
 //!
-//! A released version's published bundles are frozen. The [`Manifest`] records the
-//! SHA-256 of each released file; its text form is written by tooling only
-//! (`cargo xtask release`), deterministically: releases sorted by version, files by
-//! path. [`judge`] decides whether the working schemas carry the protocol version
-//! their changes since the latest release require.
+//! A released version freezes its wire, not its bytes (as blessed API documents
+//! are frozen elsewhere): the [`Manifest`] records the SHA-256 of each released
+//! file, and a file may get new bytes only by a re-issue ([`Manifest::reissue`]),
+//! which the caller allows once the new bundles are shown to give the same
+//! verdicts ([`crate::reissue`]). The manifest keeps every digest a file ever
+//! had, oldest first; the last is the one on disk. Its text form is written by
+//! tooling only (`cargo xtask release`), deterministically: releases sorted by
+//! version, files by path. [`judge`] decides whether the working schemas carry
+//! the protocol version their changes since the latest release require.
 //!
 //! Nothing here reads or writes `generated/`: callers pass file contents in and
 //! write what [`Manifest::render`] returns.
@@ -42,8 +46,24 @@ fn is_digest(text: &str) -> bool {
 pub struct Release {
     /// The version released.
     pub version: ProtocolVersion,
-    /// Repository-relative path → `sha256:<hex>`.
+    /// Repository-relative path → `sha256:<hex>` of the bytes it has now.
     pub files: BTreeMap<String, String>,
+    /// Repository-relative path → the digests it had before each re-issue,
+    /// oldest first (absent for a file never re-issued).
+    pub earlier: BTreeMap<String, Vec<String>>,
+}
+
+impl Release {
+    /// Every digest `path` has had, oldest first, the current one last.
+    pub fn history(&self, path: &str) -> Vec<&str> {
+        let mut all: Vec<&str> = self
+            .earlier
+            .get(path)
+            .map(|digests| digests.iter().map(String::as_str).collect())
+            .unwrap_or_default();
+        all.extend(self.files.get(path).map(String::as_str));
+        all
+    }
 }
 
 /// What [`Manifest::bless`] did.
@@ -61,7 +81,7 @@ pub struct Manifest {
     releases: Vec<Release>,
 }
 
-const MANIFEST_NOTE: &str = "Released protocol versions and the SHA-256 of each published bundle. Written by `cargo xtask release`, never by hand; `cargo xtask check` fails if a listed file changes or disappears.";
+const MANIFEST_NOTE: &str = "Released protocol versions and every SHA-256 each published bundle has had, oldest first; the last is the current one. Written by `cargo xtask release`, never by hand; `cargo xtask check` fails if a listed file changes or disappears. A release is re-issued (a digest appended) only when the new bundles give the same verdicts.";
 
 impl Manifest {
     /// Parses the manifest's text; `file` names it in diagnostics.
@@ -120,7 +140,8 @@ impl Manifest {
                 continue;
             };
             let mut files = BTreeMap::new();
-            for (path, digest) in listed {
+            let mut earlier = BTreeMap::new();
+            for (path, digests) in listed {
                 let here = format!("{at}/files/{}", json_text::escape_token(path));
                 let safe = !path.is_empty()
                     && !path.starts_with('/')
@@ -128,13 +149,26 @@ impl Manifest {
                 if !safe {
                     problem(&here, format!("`{path}` is not a repository-relative path"));
                 }
-                match digest.as_str().filter(|digest| is_digest(digest)) {
-                    Some(digest) => {
-                        files.insert(path.clone(), digest.to_owned());
+                // A single digest is the form before re-issues existed.
+                let history: Vec<&Value> = match digests {
+                    Value::Array(history) => history.iter().collect(),
+                    single => vec![single],
+                };
+                let valid: Vec<String> = history
+                    .iter()
+                    .filter_map(|digest| digest.as_str().filter(|digest| is_digest(digest)))
+                    .map(str::to_owned)
+                    .collect();
+                match valid.split_last() {
+                    Some((current, before)) if valid.len() == history.len() => {
+                        files.insert(path.clone(), current.clone());
+                        if !before.is_empty() {
+                            earlier.insert(path.clone(), before.to_vec());
+                        }
                     }
-                    None => problem(
+                    _ => problem(
                         &here,
-                        "a digest is `sha256:` and 64 lowercase hex digits".into(),
+                        "a file's history is a non-empty array of digests, each `sha256:` and 64 lowercase hex digits".into(),
                     ),
                 }
             }
@@ -142,7 +176,11 @@ impl Manifest {
                 problem(&at, format!("{version} is listed twice"));
                 continue;
             }
-            releases.push(Release { version, files });
+            releases.push(Release {
+                version,
+                files,
+                earlier,
+            });
         }
         let names: BTreeSet<&str> = releases.iter().map(|r| r.version.name.as_str()).collect();
         if names.len() > 1 {
@@ -168,8 +206,8 @@ impl Manifest {
             .map(|release| {
                 let files: Map<String, Value> = release
                     .files
-                    .iter()
-                    .map(|(path, digest)| (path.clone(), Value::String(digest.clone())))
+                    .keys()
+                    .map(|path| (path.clone(), json!(release.history(path))))
                     .collect();
                 json!({"version": release.version.to_string(), "files": files})
             })
@@ -260,9 +298,45 @@ impl Manifest {
         self.releases.push(Release {
             version: version.clone(),
             files: digests,
+            earlier: BTreeMap::new(),
         });
         self.releases.sort_by_key(|release| release.version.key());
         Ok(Blessing::Released)
+    }
+
+    /// Gives released `version` new bytes for some of its files (`files`:
+    /// repository-relative path → contents), keeping each replaced digest in the
+    /// file's history. The caller must have shown that the new bytes give the
+    /// same verdicts. Refuses an unreleased version and files it does not list.
+    /// Returns the paths whose digest changed (empty: nothing to re-issue).
+    pub fn reissue(
+        &mut self,
+        version: &ProtocolVersion,
+        files: &BTreeMap<String, String>,
+    ) -> Result<Vec<String>, String> {
+        let release = self
+            .releases
+            .iter_mut()
+            .find(|release| &release.version == version)
+            .ok_or_else(|| format!("{version} is not released, so there is nothing to re-issue"))?;
+        if let Some(path) = files.keys().find(|path| !release.files.contains_key(*path)) {
+            return Err(format!(
+                "{path} is not a file of released {version}; a re-issue replaces bytes, it adds no files"
+            ));
+        }
+        let mut changed = Vec::new();
+        for (path, text) in files {
+            let digest = sha256(text.as_bytes());
+            let Some(current) = release.files.get_mut(path) else {
+                continue;
+            };
+            if *current != digest {
+                let old = std::mem::replace(current, digest);
+                release.earlier.entry(path.clone()).or_default().push(old);
+                changed.push(path.clone());
+            }
+        }
+        Ok(changed)
     }
 
     /// Checks one released file against its frozen digest; `contents` is `None`
@@ -286,7 +360,7 @@ impl Manifest {
                 release.version
             )),
             Some(bytes) if sha256(bytes) != expected => Err(format!(
-                "{path}: changed, but {} is released and this file is frozen (manifest {expected}, file {}); bump the version in the schemas instead",
+                "{path}: changed, but {} is released and this file is frozen (manifest {expected}, file {}); bump the version in the schemas instead, or re-issue it with `cargo xtask release` if its verdicts are unchanged",
                 release.version,
                 sha256(bytes)
             )),
@@ -438,7 +512,7 @@ pub fn judge(latest: Option<&Side>, working: &Side) -> Verdict {
     verdict
 }
 
-/// `file:line: RULE /pointer (directions) requires a major bump (contextgraph/2.0); schema says contextgraph/1.1`
+/// `file:line: RULE /pointer (directions) requires a major bump (demo/2.0); schema says demo/1.1`
 fn gate_line(
     change: &classify::Change,
     released: &ProtocolVersion,
@@ -656,7 +730,7 @@ mod tests {
         );
         let text = manifest.render();
         assert_eq!(Manifest::parse("m.json", &text), Ok(manifest.clone()));
-        assert!(text.contains("\"generated/schema/demo-1.10/interop.schema.json\": \"sha256:de7d1b721a1e0632b7cf04edf5032c8ecffa9f9a08492152b926f1a5a7e765d7\",\n        \"generated/schema/demo-1.10/strict.schema.json\""), "{text}");
+        assert!(text.contains("\"generated/schema/demo-1.10/interop.schema.json\": [\n          \"sha256:de7d1b721a1e0632b7cf04edf5032c8ecffa9f9a08492152b926f1a5a7e765d7\"\n        ],\n        \"generated/schema/demo-1.10/strict.schema.json\""), "{text}");
         assert_eq!(
             manifest.bless(&version("demo/1.10"), &files("demo-1.10")),
             Ok(Blessing::AlreadyReleased)
@@ -670,6 +744,56 @@ mod tests {
             manifest.bless(&version("demo/1.10"), &changed),
             Err("demo/1.10 is already released and frozen, and these files would differ from it: generated/schema/demo-1.10/strict.schema.json; bump the version instead".into())
         );
+    }
+
+    #[test]
+    fn a_reissue_keeps_every_digest_a_file_had() {
+        let path = "generated/schema/demo-1.0/interop.schema.json";
+        let one = |text: &str| BTreeMap::from([(path.to_owned(), text.to_owned())]);
+        let mut manifest = Manifest::default();
+        manifest
+            .bless(&version("demo/1.0"), &one("a"))
+            .expect("bless");
+        assert_eq!(
+            manifest.reissue(&version("demo/1.0"), &one("a")),
+            Ok(Vec::new())
+        );
+        assert_eq!(
+            manifest.reissue(&version("demo/1.0"), &one("b")),
+            Ok(vec![path.to_owned()])
+        );
+        manifest
+            .reissue(&version("demo/1.0"), &one("c"))
+            .expect("again");
+        let release = manifest.release(&version("demo/1.0")).expect("released");
+        assert_eq!(
+            release.history(path),
+            vec![
+                sha256(b"a").as_str(),
+                sha256(b"b").as_str(),
+                sha256(b"c").as_str()
+            ]
+        );
+        assert_eq!(manifest.verify(path, Some(b"c")), Ok(()));
+        assert!(manifest.verify(path, Some(b"a")).is_err());
+        let text = manifest.render();
+        assert_eq!(Manifest::parse("m.json", &text), Ok(manifest.clone()));
+        assert_eq!(
+            manifest.reissue(&version("demo/1.1"), &one("d")),
+            Err("demo/1.1 is not released, so there is nothing to re-issue".into())
+        );
+        let other = BTreeMap::from([("generated/x".to_owned(), "x".to_owned())]);
+        assert_eq!(
+            manifest.reissue(&version("demo/1.0"), &other),
+            Err("generated/x is not a file of released demo/1.0; a re-issue replaces bytes, it adds no files".into())
+        );
+        // The form before re-issues (one digest a file) still reads.
+        let legacy = format!(
+            "{{\"releases\": [{{\"version\": \"demo/1.0\", \"files\": {{\"{path}\": \"{}\"}}}}]}}",
+            sha256(b"a")
+        );
+        let read = Manifest::parse("m.json", &legacy).expect("legacy form");
+        assert_eq!(read.verify(path, Some(b"a")), Ok(()));
     }
 
     #[test]
@@ -693,7 +817,7 @@ mod tests {
         assert_eq!(
             manifest.verify(path, Some(b"abd")),
             Err(format!(
-                "{path}: changed, but demo/1.0 is released and this file is frozen (manifest sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad, file {}); bump the version in the schemas instead",
+                "{path}: changed, but demo/1.0 is released and this file is frozen (manifest sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad, file {}); bump the version in the schemas instead, or re-issue it with `cargo xtask release` if its verdicts are unchanged",
                 sha256(b"abd")
             ))
         );
@@ -706,7 +830,7 @@ mod tests {
         assert_eq!(
             problems.to_string(),
             "m.json:3:47: /releases/0/files/..~1x: `../x` is not a repository-relative path\n\
-             m.json:3:47: /releases/0/files/..~1x: a digest is `sha256:` and 64 lowercase hex digits\n\
+             m.json:3:47: /releases/0/files/..~1x: a file's history is a non-empty array of digests, each `sha256:` and 64 lowercase hex digits\n\
              m.json:5:12: /extra: unknown member `extra`; the manifest has `description` and `releases`"
         );
     }

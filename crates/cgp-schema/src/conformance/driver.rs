@@ -25,7 +25,7 @@ use crate::transcript::{Checked, Finding, TranscriptChecker, check_message, loca
 use crate::validate::Validator;
 use cgp_types::{
     Capabilities, ContextFrame, ContextQuery, Envelope, ErrorCode, FrameId, FrameKind,
-    FrameVerdict, Variant, VerifyRequest, encode_line,
+    FrameVerdict, PROTOCOL_VERSION, Variant, VerifyRequest, encode_line,
 };
 use std::time::{Duration, Instant};
 
@@ -185,7 +185,15 @@ impl Driver<'_> {
         if !self.begin("handshake") {
             return None;
         }
-        let line = encode(&Envelope::handshake());
+        // The host speaks the version of the bundles it judges by.
+        let spoken = self
+            .interop
+            .protocol_version()
+            .unwrap_or(PROTOCOL_VERSION)
+            .to_owned();
+        let line = encode(&Envelope::Handshake {
+            protocol_version: spoken.clone(),
+        });
         let reply = self.exchange(&line, false, &[Variant::HandshakeAck], None);
         let capabilities = match reply.and_then(|checked| checked.envelope) {
             Some(Envelope::HandshakeAck {

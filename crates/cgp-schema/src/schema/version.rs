@@ -8,10 +8,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// A protocol version such as `contextgraph/1.0`.
+/// A protocol version such as `demo/1.0`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ProtocolVersion {
-    /// The protocol name, e.g. `contextgraph`.
+    /// The protocol name, e.g. `demo`.
     pub name: String,
     /// The major version: a new major is a new, incompatible family.
     pub major: u64,
@@ -20,17 +20,17 @@ pub struct ProtocolVersion {
 }
 
 impl ProtocolVersion {
-    /// The major family, e.g. `contextgraph/1` (what the wire compares).
+    /// The major family, e.g. `demo/1` (what the wire compares).
     pub fn family(&self) -> String {
         format!("{}/{}", self.name, self.major)
     }
 
-    /// The family as a path segment, e.g. `contextgraph-1`; source `$id`s carry it.
+    /// The family as a path segment, e.g. `demo-1`; source `$id`s carry it.
     pub fn family_slug(&self) -> String {
         format!("{}-{}", self.name, self.major)
     }
 
-    /// The version as a path segment, e.g. `contextgraph-1.0`; bundles live under it.
+    /// The version as a path segment, e.g. `demo-1.0`; bundles live under it.
     pub fn slug(&self) -> String {
         format!("{}-{}.{}", self.name, self.major, self.minor)
     }
@@ -40,7 +40,7 @@ impl ProtocolVersion {
         format!("{}.{}", self.major, self.minor)
     }
 
-    /// Parses a version slug such as `contextgraph-1.0` back into a version.
+    /// Parses a version slug such as `demo-1.0` back into a version.
     pub fn from_slug(slug: &str) -> Option<Self> {
         let (name, number) = slug.rsplit_once('-')?;
         format!("{name}/{number}").parse().ok()
@@ -123,27 +123,27 @@ mod tests {
 
     #[test]
     fn parses_and_derives_slugs() {
-        let version: ProtocolVersion = "contextgraph/1.0".parse().expect("valid");
-        assert_eq!(version.family(), "contextgraph/1");
-        assert_eq!(version.family_slug(), "contextgraph-1");
-        assert_eq!(version.slug(), "contextgraph-1.0");
+        let version: ProtocolVersion = "demo/1.0".parse().expect("valid");
+        assert_eq!(version.family(), "demo/1");
+        assert_eq!(version.family_slug(), "demo-1");
+        assert_eq!(version.slug(), "demo-1.0");
         assert_eq!(version.number(), "1.0");
         assert_eq!(
-            ProtocolVersion::from_slug("contextgraph-1.0"),
+            ProtocolVersion::from_slug("demo-1.0"),
             Some(version.clone())
         );
-        assert_eq!(version.to_string(), "contextgraph/1.0");
+        assert_eq!(version.to_string(), "demo/1.0");
     }
 
     #[test]
     fn rejects_what_is_not_name_major_minor() {
         for bad in [
-            "contextgraph/1",
-            "contextgraph/1.0-draft",
-            "contextgraph/01.0",
+            "demo/1",
+            "demo/1.0-draft",
+            "demo/01.0",
             "/1.0",
             "Context/1.0",
-            "contextgraph1.0",
+            "demo1.0",
             "",
         ] {
             assert!(bad.parse::<ProtocolVersion>().is_err(), "{bad}");
@@ -153,7 +153,7 @@ mod tests {
     #[test]
     fn orders_by_major_then_minor() {
         let v = |s: &str| s.parse::<ProtocolVersion>().expect("valid").key();
-        assert!(v("contextgraph/1.10") > v("contextgraph/1.9"));
-        assert!(v("contextgraph/2.0") > v("contextgraph/1.99"));
+        assert!(v("demo/1.10") > v("demo/1.9"));
+        assert!(v("demo/2.0") > v("demo/1.99"));
     }
 }

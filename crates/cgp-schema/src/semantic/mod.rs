@@ -83,7 +83,7 @@ pub enum Rule {
     Q1,
     /// No frame that became valid after the query's `as_of`.
     Q2,
-    /// The acknowledged version is in the `contextgraph/1` family.
+    /// The acknowledged version is in the major family the host speaks.
     H3,
     /// Replies echo the `id` of the request they answer.
     H4,
@@ -226,6 +226,9 @@ pub struct Context {
     pub embedding_dimension: Option<usize>,
     /// The keys the provider published to check its attestations (F15).
     pub attester_keys: Vec<AttesterKey>,
+    /// The version the host speaks, which an acknowledged version must share a
+    /// family with (H3); `None` is [`PROTOCOL_VERSION`], the working version.
+    pub host_version: Option<String>,
 }
 
 /// The dimension an embedding fingerprint `<model-id>/<dimensions>[/<normalization>]`
@@ -354,14 +357,15 @@ pub fn check_envelope(envelope: &Envelope, context: &Context) -> Vec<SemanticVio
             capabilities,
             ..
         } => {
-            if !versions_compatible(PROTOCOL_VERSION, protocol_version) {
+            let host = context.host_version.as_deref().unwrap_or(PROTOCOL_VERSION);
+            if !versions_compatible(host, protocol_version) {
                 out.push(
                     Rule::H3,
                     "/protocol_version".into(),
                     format!(
-                        "the acknowledged version \"{protocol_version}\" is in the family \"{}\", not \"{}\"; a contextgraph/1.0 host refuses this provider",
+                        "the acknowledged version \"{protocol_version}\" is in the family \"{}\", not \"{}\"; a {host} host refuses this provider",
                         protocol_family(protocol_version),
-                        protocol_family(PROTOCOL_VERSION)
+                        protocol_family(host)
                     ),
                 );
             }
@@ -940,6 +944,14 @@ impl Session {
         &self.context
     }
 
+    /// A session whose host speaks `version` (H3 holds acknowledgements to its
+    /// family) instead of the working version.
+    pub fn speaking(version: Option<&str>) -> Self {
+        let mut session = Self::default();
+        session.context.host_version = version.map(str::to_owned);
+        session
+    }
+
     /// Observes one envelope. `origin` names it in later messages about it (such
     /// as `line 3`). Returns the exchange-rule violations this envelope commits.
     pub fn observe(&mut self, envelope: &Envelope, origin: &str) -> Vec<SemanticViolation> {
@@ -960,6 +972,7 @@ impl Session {
                         .embeddings_fingerprint
                         .as_deref()
                         .and_then(fingerprint_dimension),
+                    host_version: self.context.host_version.take(),
                 };
                 self.correlation = Some(capabilities.correlation);
             }
@@ -1290,7 +1303,7 @@ mod tests {
     fn session_checks_budget_and_id_echo() {
         let mut session = Session::new();
         let ack = line(
-            r#"{"type":"handshake_ack","protocol_version":"contextgraph/1.0","provider":{"name":"p","version":"1","data_flow":{}},"capabilities":{"correlation":true}}"#,
+            r#"{"type":"handshake_ack","protocol_version":"demo/1.0","provider":{"name":"p","version":"1","data_flow":{}},"capabilities":{"correlation":true}}"#,
         );
         assert!(session.observe(&ack, "line 2").is_empty());
         let query = line(
@@ -1348,7 +1361,7 @@ mod tests {
     fn ids_on_queries_need_correlation() {
         let mut session = Session::new();
         let ack = line(
-            r#"{"type":"handshake_ack","protocol_version":"contextgraph/1.0","provider":{"name":"p","version":"1","data_flow":{}},"capabilities":{}}"#,
+            r#"{"type":"handshake_ack","protocol_version":"demo/1.0","provider":{"name":"p","version":"1","data_flow":{}},"capabilities":{}}"#,
         );
         session.observe(&ack, "line 1");
         let query = line(
@@ -1525,8 +1538,14 @@ mod tests {
     #[test]
     fn version_family_is_h3() {
         let ack = line(
-            r#"{"type":"handshake_ack","protocol_version":"contextgraph/10.0","provider":{"name":"p","version":"1","data_flow":{"egress_scopes":["acme"]}},"capabilities":{"representations":["compact"]}}"#,
+            r#"{"type":"handshake_ack","protocol_version":"demo/10.0","provider":{"name":"p","version":"1","data_flow":{"egress_scopes":["acme"]}},"capabilities":{"representations":["compact"]}}"#,
         );
+        // A host speaking the acknowledged family has no H3 to report.
+        let demo_host = Context {
+            host_version: Some("demo/10.3".into()),
+            ..Context::default()
+        };
+        assert!(!rules(&check_envelope(&ack, &demo_host)).contains(&("H3", "/protocol_version")));
         let found = check_envelope(&ack, &Context::default());
         assert_eq!(
             rules(&found),

@@ -647,7 +647,7 @@ impl<'v> TranscriptChecker<'v> {
             validator,
             exchange,
             per_message,
-            session: Session::new(),
+            session: Session::speaking(validator.protocol_version()),
         }
     }
 
@@ -812,9 +812,11 @@ fn skip_line(reader: &mut impl BufRead) -> io::Result<u64> {
 /// A validator for the published interop bundle, for tests.
 #[cfg(test)]
 pub(crate) fn published_interop_validator() -> Validator {
-    let path = concat!(
+    let version: crate::ProtocolVersion = cgp_types::PROTOCOL_VERSION.parse().expect("version");
+    let path = format!(
+        "{}/../../generated/schema/{}/interop.schema.json",
         env!("CARGO_MANIFEST_DIR"),
-        "/../../generated/schema/contextgraph-1.0/interop.schema.json"
+        version.slug()
     );
     let text = std::fs::read_to_string(path).expect("the published bundle");
     let bundle = crate::bundle::Bundle::from_published(&text).expect("a bundle");

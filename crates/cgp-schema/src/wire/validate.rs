@@ -145,6 +145,13 @@ impl Validator {
         self.profile
     }
 
+    /// The protocol version the bundle declares (`x-cgp-protocol-version`).
+    pub fn protocol_version(&self) -> Option<&str> {
+        self.document
+            .get("x-cgp-protocol-version")
+            .and_then(Value::as_str)
+    }
+
     /// The envelope tags, in bundle order.
     pub fn tags(&self) -> &[String] {
         &self.tags

@@ -63,9 +63,9 @@ pub enum Bump {
     /// No bump: nothing a peer can observe changed.
     #[default]
     None,
-    /// A minor version (`contextgraph/1.x`): every `contextgraph/1` peer survives it.
+    /// A minor version (`1.0` → `1.1`): every peer of the family survives it.
     Minor,
-    /// A new major family (`contextgraph/2.0`): old peers break.
+    /// A new major family (`1.x` → `2.0`): old peers break.
     Major,
 }
 
@@ -98,7 +98,7 @@ impl Bump {
     }
 
     /// The smallest version after `version` that this bump allows:
-    /// `contextgraph/1.0` → `1.0`, `1.1` or `2.0`.
+    /// `demo/1.0` → `demo/1.0`, `demo/1.1` or `demo/2.0`.
     pub fn apply(self, version: &ProtocolVersion) -> ProtocolVersion {
         match self {
             Bump::None => version.clone(),

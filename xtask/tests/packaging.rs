@@ -1,0 +1,91 @@
+//! The three published crates package on their own: `cargo package` lists, for
+//! each, the files it ships, and every file it compiles in is among them (a
+//! packaged crate cannot reach outside its directory). `cargo package --workspace
+//! --exclude …` builds the packages for real; README says how.
+
+mod support;
+
+use std::process::Command;
+
+fn packaged_files(krate: &str) -> Vec<String> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .args([
+            "package",
+            "--list",
+            "--allow-dirty",
+            "--offline",
+            "-p",
+            krate,
+        ])
+        .current_dir(support::repo())
+        .output()
+        .expect("run cargo package --list");
+    assert!(
+        output.status.success(),
+        "cargo package --list -p {krate} failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The crates published, and what `cargo package` needs of their manifests:
+/// `publish` allowed and a version on every path dependency they ship with.
+const PUBLISHED: [&str; 3] = ["cgp-types", "cgp-schema", "cgp-cli"];
+
+#[test]
+fn published_manifests_can_be_packaged() {
+    for krate in PUBLISHED {
+        let path = support::repo()
+            .join("crates")
+            .join(krate)
+            .join("Cargo.toml");
+        let manifest = std::fs::read_to_string(&path).expect("read the manifest");
+        assert!(
+            manifest.lines().any(|line| line.trim() == "publish = true"),
+            "{krate}: `publish = true` missing"
+        );
+        let mut section = "";
+        for line in manifest.lines() {
+            if line.starts_with('[') {
+                section = line;
+            } else if section == "[dependencies]" && line.contains("path =") {
+                assert!(
+                    line.contains("version ="),
+                    "{krate}: a path dependency needs a version to package: {line}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn each_published_crate_ships_what_it_embeds() {
+    let cli = packaged_files("cgp-cli");
+    assert!(cli.contains(&"bundles/index.rs".to_owned()), "{cli:?}");
+    let published = std::fs::read_dir(support::repo().join("generated/schema"))
+        .expect("generated/schema")
+        .filter_map(|entry| {
+            let entry = entry.ok()?;
+            entry.file_type().ok()?.is_dir().then(|| entry.file_name())
+        })
+        .map(|name| name.to_string_lossy().into_owned())
+        .collect::<Vec<_>>();
+    assert!(!published.is_empty());
+    for slug in &published {
+        for profile in ["interop", "strict"] {
+            let file = format!("bundles/{slug}/{profile}.schema.json");
+            assert!(cli.contains(&file), "cgp-cli does not ship {file}");
+        }
+    }
+    let types = packaged_files("cgp-types");
+    assert!(
+        types.contains(&"generated/protocol_version.rs".to_owned()),
+        "{types:?}"
+    );
+    let schema = packaged_files("cgp-schema");
+    assert!(schema.contains(&"src/lib.rs".to_owned()), "{schema:?}");
+}
