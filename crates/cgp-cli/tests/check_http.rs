@@ -216,7 +216,7 @@ fn reply(mode: Mode, body: &[u8]) -> Option<Value> {
     Some(match message["type"].as_str() {
         Some("handshake") => json!({
             "type": "handshake_ack",
-            "protocol_version": "contextgraph/1.0",
+            "protocol_version": message["protocol_version"],
             "provider": {"name": "http-test-provider", "version": "1.0.0",
                          "data_flow": {"reads": true, "writes": false, "egress": true}},
             "capabilities": {"query": {"kinds": ["doc"]}, "correlation": true,

@@ -1500,9 +1500,9 @@ mod tests {
     #[test]
     fn session_checks_kinds_as_of_anchors_and_embedding() {
         let mut session = Session::new();
-        let ack = line(
-            r#"{"type":"handshake_ack","protocol_version":"contextgraph/1.0","provider":{"name":"p","version":"1","data_flow":{}},"capabilities":{"graph":true,"embeddings_fingerprint":"m/3/l2"}}"#,
-        );
+        let ack = line(&format!(
+            r#"{{"type":"handshake_ack","protocol_version":"{PROTOCOL_VERSION}","provider":{{"name":"p","version":"1","data_flow":{{}}}},"capabilities":{{"graph":true,"embeddings_fingerprint":"m/3/l2"}}}}"#
+        ));
         assert!(session.observe(&ack, "line 1").is_empty());
         let frame = |id: &str, kind: &str, valid_from: &str, uri: &str| {
             format!(
