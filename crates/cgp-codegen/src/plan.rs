@@ -228,7 +228,9 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
         rust::manifest(&version),
     );
     for bundle in &bundles {
-        cgp_schema::model::Protocol::of_bundle(&set, bundle).check_describable()?;
+        let model = cgp_schema::model::Protocol::of_bundle(&set, bundle);
+        model.check_describable()?;
+        model.check_defaults()?;
     }
     let pages = docs::render(
         docs::Templates::BUILT_IN,

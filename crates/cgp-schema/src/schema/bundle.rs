@@ -384,6 +384,10 @@ fn interop_object(object: &mut Map<String, Value>) {
 
 /// Strict: no unknown members, always-written members required, no empty
 /// `omit-if-empty` arrays, and no default-valued `omit-if-default` members.
+/// Those two kinds of member state no `default` here: the canonical encoder
+/// never writes their default, so in this profile it is not a value the member
+/// may hold, and a generator or validator that filled it in would write invalid
+/// data. The interop bundle keeps it.
 fn strict_object(object: &mut Map<String, Value>) {
     object.insert("additionalProperties".into(), Value::Bool(false));
     let Some(Value::Object(properties)) = object.get_mut("properties") else {
@@ -396,10 +400,11 @@ fn strict_object(object: &mut Map<String, Value>) {
         match rule.as_deref() {
             Some("always") => always.push(Value::String(name.clone())),
             Some("omit-if-empty") => {
+                map.remove("default");
                 map.insert("minItems".into(), json!(1));
             }
             Some("omit-if-default") => {
-                if let Some(default) = map.get("default").cloned() {
+                if let Some(default) = map.remove("default") {
                     map.insert("not".into(), json!({ "const": default }));
                 }
             }

@@ -573,13 +573,10 @@ fn emit_neutral(member: &Member, shape: &Shape) -> Shape {
                 ..array.clone()
             })
         }
-        (Some(Emit::OmitIfDefault), Shape::Excluding(inner, values))
-            if member
-                .annotations
-                .default
-                .as_ref()
-                .is_some_and(|d| values == std::slice::from_ref(d)) =>
-        {
+        // The strict bundle states no `default` for these (the encoder never
+        // writes it); the one excluded value is the default the interop side
+        // states and the deserialize comparison checks.
+        (Some(Emit::OmitIfDefault), Shape::Excluding(inner, values)) if values.len() == 1 => {
             (**inner).clone()
         }
         _ => shape.clone(),
