@@ -1,6 +1,7 @@
 //! `cgp check`: starting or reaching the provider, and rendering the
 //! conformance report.
 
+use crate::exit::Exit;
 use crate::github::{Annotation, Level};
 use crate::render::{Format, finding_json, finding_text};
 use crate::style::{Style, printable};
@@ -74,7 +75,7 @@ pub fn run(options: &Options, interop: &Validator, strict: &Validator) -> ExitCo
         Ok(connected) => connected,
         Err(message) => {
             eprintln!("cgp check: {message}");
-            return ExitCode::from(2);
+            return ExitCode::from(Exit::Trouble);
         }
     };
     if let Some(group) = group {
@@ -109,12 +110,12 @@ pub fn run(options: &Options, interop: &Validator, strict: &Validator) -> ExitCo
         if error.kind() != io::ErrorKind::BrokenPipe {
             eprintln!("cgp check: writing the report: {error}");
         }
-        return ExitCode::from(2);
+        return ExitCode::from(Exit::Trouble);
     }
     if report.errors() > 0 {
-        ExitCode::from(1)
+        ExitCode::from(Exit::Invalid)
     } else {
-        ExitCode::SUCCESS
+        ExitCode::from(Exit::Valid)
     }
 }
 

@@ -1,5 +1,6 @@
 //! `cgp diff`: rendering the classifier's comparison of two schema versions.
 
+use crate::exit::Exit;
 use crate::github::{Annotation, Level};
 use crate::render::Format;
 use cgp_schema::classify::{self, Bump, Comparison};
@@ -33,7 +34,7 @@ pub fn run(old: &Path, new: &Path, format: Format, fail_on: Option<FailOn>) -> E
         Ok(sides) => sides,
         Err(problems) => {
             eprintln!("{problems}");
-            return ExitCode::from(2);
+            return ExitCode::from(Exit::Trouble);
         }
     };
     let comparison = classify::classify(&old, &new);
@@ -54,11 +55,13 @@ pub fn run(old: &Path, new: &Path, format: Format, fail_on: Option<FailOn>) -> E
         if error.kind() != io::ErrorKind::BrokenPipe {
             eprintln!("cgp diff: {error}");
         }
-        return ExitCode::from(2);
+        return ExitCode::from(Exit::Trouble);
     }
     match fail_on {
-        Some(level) if comparison.required_bump >= Bump::from(level) => ExitCode::from(1),
-        _ => ExitCode::SUCCESS,
+        Some(level) if comparison.required_bump >= Bump::from(level) => {
+            ExitCode::from(Exit::Invalid)
+        }
+        _ => ExitCode::from(Exit::Valid),
     }
 }
 

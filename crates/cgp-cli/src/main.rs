@@ -8,16 +8,19 @@
 //! its inputs and never touches the network, but for the loopback endpoint
 //! `cgp check --http` is given.
 //!
-//! Exit codes: 0 all good, 1 something is invalid, 2 usage or I/O error.
+//! Exit codes ([`exit::Exit`]): 0 all good, 1 something is invalid, 2 usage or
+//! I/O error.
 
 mod bundles;
 mod check;
 mod diff;
+mod exit;
 mod github;
 mod render;
 mod style;
 mod validate;
 
+use crate::exit::Exit;
 use cgp_schema::Profile;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
@@ -170,7 +173,7 @@ fn main() -> ExitCode {
                 Ok(validator) => validator,
                 Err(problem) => {
                     eprintln!("cgp: the embedded bundle does not compile: {problem}");
-                    return ExitCode::from(2);
+                    return ExitCode::from(Exit::Trouble);
                 }
             };
             let options = validate::Options {
@@ -203,7 +206,7 @@ fn main() -> ExitCode {
                 Ok(pair) => pair,
                 Err(problem) => {
                     eprintln!("cgp: the embedded bundle does not compile: {problem}");
-                    return ExitCode::from(2);
+                    return ExitCode::from(Exit::Trouble);
                 }
             };
             let provider = match http {
@@ -253,19 +256,19 @@ fn schema(profile: Profile, version: &str) -> ExitCode {
             "cgp: unknown protocol version `{version}`; known: {}",
             bundles::versions().join(", ")
         );
-        return ExitCode::from(2);
+        return ExitCode::from(Exit::Trouble);
     };
     let mut stdout = std::io::stdout().lock();
     match stdout
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
     {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => ExitCode::from(Exit::Valid),
         Err(error) => {
             if error.kind() != std::io::ErrorKind::BrokenPipe {
                 eprintln!("cgp: {error}");
             }
-            ExitCode::from(2)
+            ExitCode::from(Exit::Trouble)
         }
     }
 }

@@ -1,5 +1,6 @@
 //! `cgp validate`: rendering the library's verdicts on transcripts.
 
+use crate::exit::Exit;
 use crate::github::{Annotation, Level};
 use crate::render::{Format, absolute, finding_json, finding_text};
 use crate::style::{Style, printable};
@@ -201,21 +202,21 @@ pub fn run(options: &Options, validator: &Validator) -> ExitCode {
         return output_failed(&error);
     }
     if io_failed {
-        ExitCode::from(2)
+        ExitCode::from(Exit::Trouble)
     } else if output.totals.failed > 0 {
-        ExitCode::from(1)
+        ExitCode::from(Exit::Invalid)
     } else {
-        ExitCode::SUCCESS
+        ExitCode::from(Exit::Valid)
     }
 }
 
 fn output_failed(error: &io::Error) -> ExitCode {
     if error.kind() == io::ErrorKind::BrokenPipe {
         // The reader went away (`cgp validate … | head`); nothing left to say.
-        return ExitCode::from(2);
+        return ExitCode::from(Exit::Trouble);
     }
     eprintln!("cgp: writing the report: {error}");
-    ExitCode::from(2)
+    ExitCode::from(Exit::Trouble)
 }
 
 enum Failure {
