@@ -188,8 +188,11 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
     // Every generator below reads the model; a schema it cannot describe is an
     // error at its source position. typify runs first so that a schema it
     // cannot handle is reported with typify's own words.
-    let protocol = cgp_schema::model::Protocol::of_bundle(&set, interop);
-    let library = rust::generate(interop, &protocol, &version, &|pointer| {
+    let models = bundles
+        .each_ref()
+        .map(|bundle| cgp_schema::model::Protocol::of_bundle(&set, bundle));
+    let [protocol, _] = &models;
+    let library = rust::generate(interop, protocol, &version, &|pointer| {
         diagnostic_for(&set, interop, pointer)
     })?;
     files.insert(format!("{RUST_CRATE_DIR}/src/types.rs"), library);
@@ -227,14 +230,13 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
         format!("{RUST_CRATE_DIR}/Cargo.toml"),
         rust::manifest(&version),
     );
-    for bundle in &bundles {
-        let model = cgp_schema::model::Protocol::of_bundle(&set, bundle);
+    for model in &models {
         model.check_describable()?;
         model.check_defaults()?;
     }
     let pages = docs::render(
         docs::Templates::BUILT_IN,
-        &protocol,
+        protocol,
         &version,
         &examples,
         SPEC_FILE,

@@ -50,6 +50,14 @@ impl Contract {
         }
     }
 
+    /// The contract's name: `deserialize` or `serialize`.
+    fn verb_noun(self) -> &'static str {
+        match self {
+            Contract::Deserialize => "deserialize",
+            Contract::Serialize => "serialize",
+        }
+    }
+
     fn verb(self) -> &'static str {
         match self {
             Contract::Deserialize => "accepted",

@@ -52,15 +52,6 @@ pub(super) fn compare_contract(
     walk.out
 }
 
-impl Contract {
-    fn verb_noun(self) -> &'static str {
-        match self {
-            Contract::Deserialize => "deserialize",
-            Contract::Serialize => "serialize",
-        }
-    }
-}
-
 /// Who owns the members being compared: a named type, or a branch of a union.
 #[derive(Debug, Clone)]
 enum Owner {
@@ -187,16 +178,16 @@ impl Walk<'_> {
         if !self.seen.insert(a.to_owned()) {
             return;
         }
-        match (self.rust.named(a), self.schema.named(b)) {
+        // The models outlive the walk, so their types are borrowed past `self`.
+        let (rust_model, schema_model) = (self.rust, self.schema);
+        match (rust_model.named(a), schema_model.named(b)) {
             (Some(rust), Some(schema)) => {
-                let (rust_shape, schema_shape, at) =
-                    (rust.shape.clone(), schema.shape.clone(), schema.at.clone());
                 self.shapes(
                     a,
                     &Owner::Type(a.to_owned()),
-                    &rust_shape,
-                    &schema_shape,
-                    &at,
+                    &rust.shape,
+                    &schema.shape,
+                    &schema.at,
                 );
             }
             (None, _) => self.report(
@@ -241,15 +232,15 @@ impl Walk<'_> {
         match (rust, schema) {
             (Shape::Named(a), Shape::Named(b)) => self.named(path, a, b, schema_at),
             (Shape::Named(_), other) if !matches!(other, Shape::Unsupported(_)) => {
-                let resolved = Self::resolved(self.rust, rust).clone();
+                let resolved = Self::resolved(self.rust, rust);
                 if !matches!(resolved, Shape::Named(_)) {
-                    self.shapes(path, owner, &resolved, schema, schema_at);
+                    self.shapes(path, owner, resolved, schema, schema_at);
                 }
             }
             (other, Shape::Named(_)) if !matches!(other, Shape::Unsupported(_)) => {
-                let resolved = Self::resolved(self.schema, schema).clone();
+                let resolved = Self::resolved(self.schema, schema);
                 if !matches!(resolved, Shape::Named(_)) {
-                    self.shapes(path, owner, rust, &resolved, schema_at);
+                    self.shapes(path, owner, rust, resolved, schema_at);
                 }
             }
             (Shape::Object(a), Shape::Object(b)) => self.objects(owner, a, b, schema_at),

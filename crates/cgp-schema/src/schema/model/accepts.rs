@@ -2,7 +2,7 @@
 //! applied to data. Used to check what the schemas themselves state as data,
 //! such as every member's `default`.
 
-use super::{Protocol, Shape};
+use super::{Member, Protocol, Shape, UnknownMembers};
 use serde_json::Value;
 
 /// How deep named types may nest before a value is refused (a `$ref` cycle
@@ -17,8 +17,7 @@ impl Protocol {
     }
 
     fn fits(&self, shape: &Shape, value: &Value, at: &str, depth: usize) -> Result<(), String> {
-        let refuse =
-            |what: String| Err(format!("{}: {what}", if at.is_empty() { "/" } else { at }));
+        let refuse = |what: String| Err(format!("{}: {what}", shown(at)));
         if depth > MAX_DEPTH {
             return refuse("named types nest too deeply".into());
         }
@@ -103,7 +102,8 @@ impl Protocol {
                 let Some(members) = value.as_object() else {
                     return refuse(format!("expected an object, found {value}"));
                 };
-                self.fits_members(&object.members, object.unknown_members, members, at, depth)
+                let declared: Vec<&Member> = object.members.iter().collect();
+                self.fits_members(&declared, object.unknown_members, members, at, depth)
             }
             Shape::TaggedUnion(union) => {
                 let Some(members) = value.as_object() else {
@@ -113,9 +113,13 @@ impl Protocol {
                 let Some(branch) = tag.and_then(|tag| union.branch(tag)) else {
                     return refuse(format!("no branch is tagged {:?}", tag.unwrap_or("")));
                 };
-                let mut all: Vec<super::Member> = union.shared.members.clone();
-                all.extend(branch.object.members.iter().cloned());
-                self.fits_members(&all, branch.object.unknown_members, members, at, depth)
+                let declared: Vec<&Member> = union
+                    .shared
+                    .members
+                    .iter()
+                    .chain(&branch.object.members)
+                    .collect();
+                self.fits_members(&declared, branch.object.unknown_members, members, at, depth)
             }
             Shape::Nullable(inner) => {
                 if value.is_null() {
@@ -140,8 +144,8 @@ impl Protocol {
 
     fn fits_members(
         &self,
-        declared: &[super::Member],
-        unknown: super::UnknownMembers,
+        declared: &[&Member],
+        unknown: UnknownMembers,
         members: &serde_json::Map<String, Value>,
         at: &str,
         depth: usize,
@@ -153,26 +157,28 @@ impl Protocol {
                 None if member.required => {
                     return Err(format!(
                         "{}: missing required member \"{}\"",
-                        if at.is_empty() { "/" } else { at },
+                        shown(at),
                         member.name
                     ));
                 }
                 None => {}
             }
         }
-        if unknown == super::UnknownMembers::Rejected {
+        if unknown == UnknownMembers::Rejected {
             if let Some(name) = members
                 .keys()
                 .find(|name| !declared.iter().any(|m| &m.name == *name))
             {
-                return Err(format!(
-                    "{}: unknown member \"{name}\"",
-                    if at.is_empty() { "/" } else { at }
-                ));
+                return Err(format!("{}: unknown member \"{name}\"", shown(at)));
             }
         }
         Ok(())
     }
+}
+
+/// A pointer inside the value for messages; the value itself is `/`.
+fn shown(at: &str) -> &str {
+    if at.is_empty() { "/" } else { at }
 }
 
 fn kind(shape: &Shape) -> &'static str {
