@@ -14,7 +14,7 @@
 //! - `cargo xtask peers`: install the other-language validators the tests compare
 //!   against (Python `jsonschema`, Node Ajv) under `target/peers`.
 //! - `cargo xtask bench`: build `cgp` in release, then run the throughput bench
-//!   (`spec-tests/benches/throughput.rs`), which measures, prints the table and
+//!   (`crates/cgp-bench/benches/throughput.rs`), which measures, prints the table and
 //!   writes `BENCHMARKS.md`. This binary is what it times codegen and check with.
 
 use cgp_codegen::output::{self, Drift, RealFileSystem};
@@ -103,7 +103,7 @@ fn main() -> ExitCode {
 }
 
 /// `cargo xtask bench`: orchestration only. The measuring lives in
-/// `spec_tests::bench`, run by the `throughput` bench target, which has the
+/// `cgp_bench`, run by the `throughput` bench target, which has the
 /// reference crates (dev-dependencies) and a release build.
 fn bench(root: &std::path::Path, options: &[(&str, String)], out: &str) -> ExitCode {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
@@ -126,7 +126,7 @@ fn bench(root: &std::path::Path, options: &[(&str, String)], out: &str) -> ExitC
             "bench",
             "--quiet",
             "-p",
-            "spec-tests",
+            "cgp-bench",
             "--bench",
             "throughput",
             "--",
