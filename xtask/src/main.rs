@@ -491,28 +491,16 @@ fn set_version(root: &std::path::Path, version: &str) -> ExitCode {
         Ok(version) => version,
         Err(error) => return fail(&error),
     };
-    let schema_dir = root.join(cgp_codegen::plan::SCHEMA_DIR);
-    let sources =
-        match cgp_schema::source::read_schema_dir(&schema_dir, cgp_codegen::plan::SCHEMA_DIR) {
-            Ok(sources) => sources,
-            Err(problems) => return fail(&problems),
-        };
-    let changed = match cgp_schema::release::set_version(&sources, &version) {
-        Ok(changed) => changed,
+    let written = match cgp_codegen::release::set_version(root, &version) {
+        Ok(written) => written,
         Err(problem) => return fail(&problem),
     };
-    for (path, text) in &changed {
-        if let Err(error) = std::fs::write(schema_dir.join(path), text) {
-            return fail(&format!(
-                "{}/{path}: cannot write: {error}",
-                cgp_codegen::plan::SCHEMA_DIR
-            ));
-        }
-        println!("wrote   {}/{path}", cgp_codegen::plan::SCHEMA_DIR);
+    for path in &written {
+        println!("wrote   {path}");
     }
     println!(
         "schema/ declares {version} ({} files changed); run `cargo xtask codegen`, then `cargo xtask check`",
-        changed.len()
+        written.len()
     );
     ExitCode::SUCCESS
 }
