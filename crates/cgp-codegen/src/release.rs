@@ -81,14 +81,13 @@ pub fn set_version(root: &Path, version: &ProtocolVersion) -> Result<Vec<String>
         cgp_schema::source::read_schema_dir(&root.join(plan::SCHEMA_DIR), plan::SCHEMA_DIR)
             .map_err(|problems| problems.to_string())?;
     let changed = release::set_version(&sources, version)?;
-    let paths: Vec<String> = changed
+    let owned: BTreeMap<String, &str> = changed
         .iter()
-        .map(|(path, _)| format!("{}/{path}", plan::SCHEMA_DIR))
+        .map(|(path, text)| (format!("{}/{path}", plan::SCHEMA_DIR), text.as_str()))
         .collect();
-    let files = paths
+    let files = owned
         .iter()
-        .zip(&changed)
-        .map(|(path, (_, text))| (path.as_str(), text.as_str()))
+        .map(|(path, text)| (path.as_str(), *text))
         .collect();
     crate::output::replace(root, &files, &crate::output::RealFileSystem)
         .map_err(|problem| problem.to_string())
