@@ -354,6 +354,9 @@ pub struct Annotations {
     pub tag: Option<String>,
     /// `x-cgp-vocabulary`.
     pub vocabulary: Option<String>,
+    /// Every keyword of [`DOCUMENTATION_KEYWORDS`](crate::keywords::DOCUMENTATION_KEYWORDS)
+    /// the schema carries, with its value, in the order of that list.
+    pub documentation: Vec<(&'static str, Value)>,
 }
 
 impl Annotations {
@@ -371,7 +374,19 @@ impl Annotations {
             direction: text("x-cgp-direction").as_deref().and_then(parse_direction),
             tag: text("x-cgp-tag"),
             vocabulary: text("x-cgp-vocabulary"),
+            documentation: keywords::DOCUMENTATION_KEYWORDS
+                .iter()
+                .filter_map(|keyword| Some((*keyword, schema.get(*keyword)?.clone())))
+                .collect(),
         }
+    }
+
+    /// The value of the documentation keyword `keyword`, if the schema has it.
+    pub fn documentation(&self, keyword: &str) -> Option<&Value> {
+        self.documentation
+            .iter()
+            .find(|(name, _)| *name == keyword)
+            .map(|(_, value)| value)
     }
 }
 
@@ -770,16 +785,22 @@ impl Reader<'_> {
             read.push((Annotations::of(branch_map), at, object));
         }
         let declared = map.get("x-cgp-tag").and_then(Value::as_str);
-        let tag = read
-            .first()
-            .and_then(|(_, _, object)| {
-                object.members.iter().find(|member| {
-                    declared.is_none_or(|tag| tag == member.name)
-                        && matches!(&member.shape, Shape::Const(Value::String(_)))
+        let tag = match (declared, read.is_empty()) {
+            // `oneOf: []` accepts nothing, as a union without branches does.
+            (Some(tag), true) => Ok(tag.to_owned()),
+            _ => read
+                .first()
+                .and_then(|(_, _, object)| {
+                    object.members.iter().find(|member| {
+                        declared.is_none_or(|tag| tag == member.name)
+                            && matches!(&member.shape, Shape::Const(Value::String(_)))
+                    })
                 })
-            })
-            .map(|member| member.name.clone())
-            .ok_or("no member has a string `const` in the first branch, so the union has no tag")?;
+                .map(|member| member.name.clone())
+                .ok_or(
+                    "no member has a string `const` in the first branch, so the union has no tag",
+                ),
+        }?;
         let mut union = TaggedUnion {
             tag,
             shared,

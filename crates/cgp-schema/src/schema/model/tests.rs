@@ -293,3 +293,34 @@ fn the_defaults_lint_names_a_default_outside_its_own_schema() {
     );
     assert!(problems.contains("`default` [] of `tags` does not fit the member's own schema: /: 0 item(s), fewer than minItems 1"), "{problems}");
 }
+
+#[test]
+fn documentation_keywords_are_kept_in_the_order_of_the_shared_list() {
+    let schema = json!({"examples": ["x"], "type": "string", "title": "T", "$comment": "c"});
+    let annotations = schema.as_object().map(Annotations::of).unwrap_or_default();
+    assert_eq!(
+        annotations.documentation,
+        vec![
+            ("title", json!("T")),
+            ("examples", json!(["x"])),
+            ("$comment", json!("c"))
+        ]
+    );
+    assert_eq!(annotations.documentation("examples"), Some(&json!(["x"])));
+    assert_eq!(annotations.documentation("description"), None);
+}
+
+#[test]
+fn a_declared_union_without_branches_accepts_nothing() {
+    let Shape::TaggedUnion(union) = validator(json!({"x-cgp-tag": "k", "oneOf": []})) else {
+        panic!("a tagged union")
+    };
+    assert_eq!((union.tag.as_str(), union.branches.len()), ("k", 0));
+    let protocol = Protocol::read(&json!({"oneOf": []}), Reading::Validator, &|_| None);
+    let shape = Shape::TaggedUnion(union);
+    assert!(protocol.accepts(&shape, &json!({"k": "a"})).is_err());
+    assert!(matches!(
+        validator(json!({"oneOf": []})),
+        Shape::Unsupported(_)
+    ));
+}
