@@ -202,6 +202,8 @@ pub struct Vocabulary {
 pub struct ArrayShape {
     /// Every item's shape.
     pub items: Box<Shape>,
+    /// The annotations of the item schema.
+    pub item_annotations: Annotations,
     /// `minItems`.
     pub min_items: Option<u64>,
     /// `maxItems`.
@@ -404,6 +406,17 @@ pub fn definition_name(reference: &str) -> Option<String> {
         [name] => Some(name.clone()),
         _ => None,
     }
+}
+
+/// The pointer of the member `name` of the object schema at `object`: where the
+/// member is read, or would be written.
+pub fn member_pointer(object: &str, name: &str) -> String {
+    format!("{object}/properties/{}", json_text::escape_token(name))
+}
+
+/// The pointer of the item schema of the array schema at `array`.
+pub fn items_pointer(array: &str) -> String {
+    format!("{array}/items")
 }
 
 fn is_null_schema(schema: &Value) -> bool {
@@ -641,9 +654,14 @@ impl Reader<'_> {
             }),
             "array" => Shape::Array(ArrayShape {
                 items: Box::new(match take(map, used, "items") {
-                    Some(items) => self.shape(items, &format!("{pointer}/items")),
+                    Some(items) => self.shape(items, &items_pointer(pointer)),
                     None => Shape::Any,
                 }),
+                item_annotations: map
+                    .get("items")
+                    .and_then(Value::as_object)
+                    .map(Annotations::of)
+                    .unwrap_or_default(),
                 min_items: as_u64(take(map, used, "minItems")),
                 max_items: as_u64(take(map, used, "maxItems")),
                 unique_items: take(map, used, "uniqueItems") == Some(&Value::Bool(true)),
@@ -684,7 +702,7 @@ impl Reader<'_> {
             .into_iter()
             .flatten()
         {
-            let at = format!("{pointer}/properties/{}", json_text::escape_token(name));
+            let at = member_pointer(pointer, name);
             members.push(Member {
                 name: name.clone(),
                 required: required.contains(&name.as_str()),
