@@ -324,3 +324,31 @@ fn a_declared_union_without_branches_accepts_nothing() {
         Shape::Unsupported(_)
     ));
 }
+
+#[test]
+fn items_keep_their_annotations_and_pointers_name_where_members_are_read() {
+    let Shape::Array(array) = validator(json!({
+        "type": "array", "items": {"type": "string", "description": "One name."}
+    })) else {
+        panic!("an array")
+    };
+    assert_eq!(
+        array.item_annotations.description.as_deref(),
+        Some("One name.")
+    );
+    assert_eq!(*array.items, Shape::String(StringShape::default()));
+    assert_eq!(
+        member_pointer("/$defs/A", "a/b"),
+        "/$defs/A/properties/a~1b"
+    );
+    assert_eq!(items_pointer("/$defs/A"), "/$defs/A/items");
+    let document = json!({"oneOf": [{"type": "object", "properties": {
+        "type": {"const": "a"}, "list": {"type": "array", "items": {"type": "string"}}
+    }}]});
+    let protocol = Protocol::read(&document, Reading::Validator, &|_| None);
+    let list = protocol
+        .variant("a")
+        .and_then(|variant| variant.object.member("list"))
+        .expect("the member");
+    assert_eq!(list.at.pointer, member_pointer("/oneOf/0", "list"));
+}
