@@ -54,8 +54,8 @@ impl Place {
     }
 }
 
-/// What `Shape::Null` leaves once `null` is taken out: no JSON type at all.
-static NOTHING_BUT_NULL: Shape = Shape::Any;
+/// What `Shape::Null` leaves once `null` is taken out: no restriction of its own.
+static ANY: Shape = Shape::Any;
 
 pub(super) struct Walker<'s> {
     pub(super) old: &'s Side,
@@ -377,7 +377,7 @@ pub(super) fn list_of(entry: Option<&String>) -> String {
 /// The shape without its `null` alternative, and whether it accepts `null`.
 fn without_null(shape: &Shape) -> (&Shape, bool) {
     match shape {
-        Shape::Null => (&NOTHING_BUT_NULL, true),
+        Shape::Null => (&ANY, true),
         other => other.without_null(),
     }
 }
