@@ -42,8 +42,8 @@ impl Walker<'_> {
         self.constraints(place, old, new);
         if let (Shape::Array(before), Shape::Array(after)) = (old, new) {
             let items = place.items();
-            let annotations = (&before.item_annotations, &after.item_annotations);
-            self.annotations(&items, annotations.0, annotations.1, false);
+            let (old_items, new_items) = (&before.item_annotations, &after.item_annotations);
+            self.annotations(&items, old_items, new_items, false);
             self.accepted(&items, &before.items, &after.items, depth + 1);
         }
         let empty = ObjectShape {
