@@ -12,7 +12,7 @@ use cgp_types::{
 };
 
 /// The semantic violations of one envelope, given what is known about the
-/// provider. Exchange rules (B1, B4, H4) need a [`Session`].
+/// provider. Exchange rules (B1, B4, H4) need a [`Session`](super::Session).
 pub fn check_envelope(envelope: &Envelope, context: &Context) -> Vec<SemanticViolation> {
     let mut found = Vec::new();
     let mut out = Out(&mut found);

@@ -2,7 +2,7 @@
 //! host sends is one `POST` to the endpoint URL, and the body of a `2xx`
 //! response is the provider's one reply.
 //!
-//! The client is a small HTTP/1.1 one over [`TcpStream`], one connection per
+//! The client is a small HTTP/1.1 one over [`TcpStream`](std::net::TcpStream), one connection per
 //! request (`Connection: close`). It speaks plain `http://` to a loopback host
 //! only (`localhost`, `127.0.0.0/8`, `[::1]`) and refuses `https://` for now, so
 //! nothing `cgp check` sends ever leaves the machine. It follows no redirect (a
