@@ -10,7 +10,10 @@
 //! interprets raw schema keywords.
 
 mod accepts;
+mod find;
 mod shape;
+
+pub use find::Part;
 
 pub use shape::{
     Annotations, ArrayShape, Branch, Emit, IntegerShape, Limit, NumberShape, ObjectShape, Shape,
