@@ -352,3 +352,60 @@ fn items_keep_their_annotations_and_pointers_name_where_members_are_read() {
         .expect("the member");
     assert_eq!(list.at.pointer, member_pointer("/oneOf/0", "list"));
 }
+
+#[test]
+fn part_at_finds_variants_branches_members_and_items_by_pointer() {
+    let document = json!({
+        "oneOf": [{
+            "type": "object",
+            "properties": {
+                "type": {"const": "query"},
+                "kinds": {"type": "array", "items": {"type": "string", "description": "a kind"}, "x-cgp-emit": "omit-if-empty"}
+            },
+            "required": ["type"]
+        }],
+        "x-cgp-tag": "type",
+        "$defs": {
+            "Verdict": {
+                "type": "object",
+                "x-cgp-tag": "status",
+                "oneOf": [
+                    {"type": "object", "properties": {"status": {"const": "valid"}}, "required": ["status"]},
+                    {"type": "object", "properties": {"status": {"const": "gone"}, "at": {"type": "string"}}, "required": ["status", "at"]}
+                ]
+            }
+        }
+    });
+    let protocol = Protocol::read(&document, Reading::Validator, &|_| None);
+    let variant = protocol.part_at("/oneOf/0").expect("the variant");
+    assert!(variant.object().and_then(|o| o.member("kinds")).is_some());
+    let kinds = protocol
+        .part_at("/oneOf/0/properties/kinds")
+        .expect("the member");
+    assert_eq!(kinds.annotations().emit, Some(Emit::OmitIfEmpty));
+    let items = protocol
+        .part_at("/oneOf/0/properties/kinds/items")
+        .expect("the items");
+    assert_eq!(items.annotations().description.as_deref(), Some("a kind"));
+    let Some(Shape::TaggedUnion(union)) =
+        protocol.part_at("/$defs/Verdict").and_then(|p| p.shape())
+    else {
+        panic!("the union: {:?}", protocol.part_at("/$defs/Verdict"));
+    };
+    assert_eq!(union.tag, "status");
+    let gone = protocol
+        .part_at("/$defs/Verdict/oneOf/1")
+        .expect("a branch");
+    assert!(
+        gone.object()
+            .and_then(|o| o.member("at"))
+            .is_some_and(|m| m.required)
+    );
+    assert!(
+        protocol
+            .part_at("/$defs/Verdict/oneOf/1/properties/at")
+            .is_some()
+    );
+    assert_eq!(protocol.part_at("/$defs/Nope"), None);
+    assert_eq!(protocol.part_at("/oneOf/0/properties/absent"), None);
+}
