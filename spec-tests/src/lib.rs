@@ -7,6 +7,7 @@
 
 pub mod bench;
 pub mod peers;
+pub mod python_package;
 pub mod transcript;
 
 use cgp_schema::corpus::{self, Example};

@@ -53,10 +53,10 @@ const TEMPLATES: [(&str, &str, &str); 5] = [
 
 /// Python's reserved words: a member called one of these gets a trailing `_`.
 const KEYWORDS: &[&str] = &[
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
-    "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if",
-    "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try",
-    "while", "with", "yield",
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
+    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+    "with", "yield",
 ];
 
 #[derive(Debug, Serialize)]
@@ -205,7 +205,9 @@ impl Builder<'_> {
             let description = named.annotations.description.clone().unwrap_or_default();
             match &named.shape {
                 Shape::Object(object) => {
-                    package.classes.push(self.class(name, &description, None, object)?);
+                    package
+                        .classes
+                        .push(self.class(name, &description, None, object)?);
                     package.table.push(TableEntry {
                         name: name.clone(),
                         shape: format!(
@@ -295,7 +297,10 @@ impl Builder<'_> {
                 }
                 Shape::OpenVocabulary(vocabulary) => {
                     let Some(known) = &vocabulary.known_type else {
-                        return Err(refuse(&named.at, "an open vocabulary without a known-values type"));
+                        return Err(refuse(
+                            &named.at,
+                            "an open vocabulary without a known-values type",
+                        ));
                     };
                     package.aliases.push(AliasView {
                         name: name.clone(),
@@ -307,7 +312,12 @@ impl Builder<'_> {
                         shape: format!("_w.Open({known})"),
                     });
                 }
-                _ => return Err(refuse(&named.at, "a named type that is not an object, tagged union or string enumeration")),
+                _ => {
+                    return Err(refuse(
+                        &named.at,
+                        "a named type that is not an object, tagged union or string enumeration",
+                    ));
+                }
             }
         }
         let mut variants = Vec::new();
@@ -363,7 +373,9 @@ impl Builder<'_> {
             let twice: Vec<&String> = names.iter().filter(|name| !seen.insert(*name)).collect();
             return Err(Diagnostic::file(
                 PYTHON_DIR,
-                format!("two Python types would share a name: {twice:?}; give one schema another title"),
+                format!(
+                    "two Python types would share a name: {twice:?}; give one schema another title"
+                ),
             ));
         }
         names.sort();
@@ -381,7 +393,10 @@ impl Builder<'_> {
         let mut fields = Vec::new();
         for member in &object.members {
             if object.unknown_members == UnknownMembers::Rejected {
-                return Err(refuse(&member.at, "an object that rejects unknown members (the reference ignores them)"));
+                return Err(refuse(
+                    &member.at,
+                    "an object that rejects unknown members (the reference ignores them)",
+                ));
             }
             let (shape, nullable) = member.shape.without_null();
             let mut annotation = self.hint(shape, &member.at)?;
@@ -416,12 +431,22 @@ impl Builder<'_> {
             Shape::Named(name) => name.clone(),
             Shape::Array(array) => format!("list[{}]", self.hint(&array.items, at)?),
             Shape::Any => "typing.Any".into(),
-            _ => return Err(refuse(at, "a member shape other than a string, boolean, integer, number, array or named type")),
+            _ => {
+                return Err(refuse(
+                    at,
+                    "a member shape other than a string, boolean, integer, number, array or named type",
+                ));
+            }
         })
     }
 
     /// The Python expression of a member's default value.
-    fn default_value(&self, shape: &Shape, value: &Value, at: &Place) -> Result<String, Diagnostic> {
+    fn default_value(
+        &self,
+        shape: &Shape,
+        value: &Value,
+        at: &Place,
+    ) -> Result<String, Diagnostic> {
         let wrong = || refuse(at, &format!("the default {value} for this shape"));
         Ok(match (shape, value) {
             (Shape::Nullable(_), Value::Null) => "None".into(),
@@ -435,7 +460,9 @@ impl Builder<'_> {
             (Shape::Named(name), _) => {
                 let named = self.protocol.named(name).ok_or_else(wrong)?;
                 match (&named.shape, value) {
-                    (Shape::Enum(_), Value::String(text)) => format!("{name}.{}", constant_name(text)),
+                    (Shape::Enum(_), Value::String(text)) => {
+                        format!("{name}.{}", constant_name(text))
+                    }
                     (Shape::OpenVocabulary(vocabulary), Value::String(text)) => {
                         match (&vocabulary.known_type, vocabulary.known.contains(text)) {
                             (Some(known), true) => format!("{known}.{}", constant_name(text)),
@@ -467,7 +494,10 @@ impl Builder<'_> {
         match &member.annotations.default {
             Some(value) => self.default_value(&member.shape, value, &member.at),
             None if member.nullable() => Ok("None".into()),
-            None => Err(refuse(&member.at, "an optional member with neither a default nor null")),
+            None => Err(refuse(
+                &member.at,
+                "an optional member with neither a default nor null",
+            )),
         }
     }
 
@@ -496,7 +526,10 @@ impl Builder<'_> {
                 (false, Some(Emit::OmitIfEmpty)) => "OMIT_IF_EMPTY",
                 (false, Some(Emit::OmitIfDefault)) => "OMIT_IF_DEFAULT",
                 (false, None) => {
-                    return Err(refuse(&member.at, "an optional member without `x-cgp-emit`"));
+                    return Err(refuse(
+                        &member.at,
+                        "an optional member without `x-cgp-emit`",
+                    ));
                 }
             };
             let default = if member.required {
@@ -532,7 +565,8 @@ impl Builder<'_> {
                 multiple_of: None,
                 ..
             }) => {
-                let bound = |limit: &Option<i128>| limit.map_or("None".to_owned(), |n| n.to_string());
+                let bound =
+                    |limit: &Option<i128>| limit.map_or("None".to_owned(), |n| n.to_string());
                 format!("_w.Integer({}, {})", bound(minimum), bound(maximum))
             }
             Shape::Number(NumberShape {
@@ -548,7 +582,12 @@ impl Builder<'_> {
                 max_items: None,
                 unique_items: false,
             }) => format!("_w.Array({})", self.shape(items, at)?),
-            _ => return Err(refuse(at, "a constrained string, number other than an unbounded f32, or bounded array")),
+            _ => {
+                return Err(refuse(
+                    at,
+                    "a constrained string, number other than an unbounded f32, or bounded array",
+                ));
+            }
         })
     }
 }

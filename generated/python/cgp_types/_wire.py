@@ -277,7 +277,7 @@ class _Float32:
 
 def _shortest_f32(magnitude):
     """Digits and exponent of the shortest decimal that reads back as the
-    binary32 `magnitude`, the nearest one when several are as short (Ryu)."""
+    binary32 `magnitude`, the nearest one when several are as short."""
     for precision in range(9):
         text = "%.*e" % (precision, magnitude)
         mantissa, exponent = text.split("e")
@@ -298,7 +298,9 @@ def _shortest_f32(magnitude):
 
 
 def format_f32(number):
-    """A finite binary32 value spelled as serde_json (Ryu) spells an f32."""
+    """A finite binary32 value spelled as serde_json spells an f32: the
+    shortest digits that read back, fixed notation for decimal exponents
+    -6..=12 (`0.000001`, `1.5`, `1000.0`), otherwise `1.5e+20`, `1e-7`."""
     if number == 0:
         return "-0.0" if math.copysign(1.0, number) < 0 else "0.0"
     sign = "-" if number < 0 else ""
@@ -311,10 +313,10 @@ def format_f32(number):
         text = digits[:kk] + "." + digits[kk:]
     elif -6 < kk <= 0:
         text = "0." + "0" * -kk + digits
-    elif length == 1:
-        text = f"{digits}e{kk - 1}"
     else:
-        text = f"{digits[0]}.{digits[1:]}e{kk - 1}"
+        exponent = kk - 1
+        mantissa = digits if length == 1 else f"{digits[0]}.{digits[1:]}"
+        text = f"{mantissa}e{'+' if exponent >= 0 else '-'}{abs(exponent)}"
     return sign + text
 
 
