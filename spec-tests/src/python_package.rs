@@ -6,6 +6,34 @@ use crate::{Outcome, repo_root};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+/// `python3` running `spec-tests/peers/<script>` with the package importable.
+/// No bytecode is written: `generated/` holds only what codegen writes.
+fn python(script: &str) -> Command {
+    let root = repo_root();
+    let mut command = Command::new("python3");
+    command
+        .arg(root.join("spec-tests/peers").join(script))
+        .env("PYTHONPATH", root.join("generated/python"))
+        .env("PYTHONDONTWRITEBYTECODE", "1");
+    command
+}
+
+/// Runs `spec-tests/peers/<script>` against the package; its standard output,
+/// or what went wrong.
+pub fn run_script(script: &str) -> Result<String, String> {
+    let output = python(script).output().map_err(|error| {
+        format!("cannot run python3 ({error}); the Python package tests need it")
+    })?;
+    if output.status.success() {
+        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    } else {
+        Err(format!(
+            "{script} failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        ))
+    }
+}
+
 /// Round-trips each `(target, text)` through `cgp_types` (decode, then
 /// re-encode compactly) in one Python process. A text the package refuses
 /// with `WireError` is `Err`; any other exception fails the call, naming the
@@ -16,11 +44,7 @@ pub fn round_trips(cases: &[(String, String)]) -> Result<Vec<Outcome>, String> {
         input.push_str(&serde_json::to_string(case).map_err(|error| error.to_string())?);
         input.push('\n');
     }
-    let root = repo_root();
-    let mut child = Command::new("python3")
-        .arg(root.join("spec-tests/peers/cgp_types_roundtrip.py"))
-        .env("PYTHONPATH", root.join("generated/python"))
-        .env("PYTHONDONTWRITEBYTECODE", "1")
+    let mut child = python("cgp_types_roundtrip.py")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

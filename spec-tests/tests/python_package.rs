@@ -198,6 +198,18 @@ const EDGES: &[(&str, &str)] = &[
     ("FrameKind", r#""graph""#),
 ];
 
+/// The Python side of the API: known vocabulary values are enum members,
+/// unknown ones strings; `encode_line` refuses a bool for an integer, a str for
+/// an enum, a float for an integer, a non-finite f32, a missing member, a
+/// record of the wrong type, naming the pointer.
+#[test]
+fn the_package_types_known_values_and_refuses_to_write_ill_typed_values() {
+    let printed = python_package::run_script("cgp_types_api.py")
+        .unwrap_or_else(|problem| panic!("{problem}"));
+    let checks: usize = printed.trim().parse().expect("the script prints its count");
+    assert!(checks >= 20, "only {checks} checks ran");
+}
+
 /// An f32 beyond the binary32 range decodes to infinity, which the reference
 /// encoder writes as `null` (a line no decoder reads back); the package
 /// refuses to write it, as our own encoder does.

@@ -193,6 +193,16 @@ fn attribute_name(member: &str) -> String {
     }
 }
 
+/// The branches of a `_w.Union` as a tuple, each indented one level deeper
+/// than it was written.
+fn branch_tuple(branches: &[String]) -> String {
+    let items: Vec<String> = branches
+        .iter()
+        .map(|branch| format!("        {},\n", branch.replace('\n', "\n    ")))
+        .collect();
+    format!("(\n{}    )", items.concat())
+}
+
 /// A Python string literal (JSON's spelling is one).
 fn literal(text: &str) -> String {
     Value::String(text.into()).to_string()
@@ -211,8 +221,8 @@ impl Builder<'_> {
                     package.table.push(TableEntry {
                         name: name.clone(),
                         shape: format!(
-                            "_w.Record({name}, {})",
-                            self.member_table(&object.members)?
+                            "_w.Record(\n    {name},\n    {},\n)",
+                            self.member_table(&object.members, "    ")?
                         ),
                     });
                 }
@@ -252,9 +262,9 @@ impl Builder<'_> {
                             .position(|member| member.name == union.tag)
                             .map_or(0, |index| index + union.shared.members.len());
                         branches.push(format!(
-                            "_w.Branch({}, {class}, {}, {tag_at})",
+                            "_w.Branch(\n        {},\n        {class},\n        {},\n        {tag_at},\n    )",
                             literal(&branch.tag),
-                            self.member_table(&owned)?
+                            self.member_table(&owned, "        ")?
                         ));
                         names.push(class);
                     }
@@ -266,10 +276,10 @@ impl Builder<'_> {
                     package.table.push(TableEntry {
                         name: name.clone(),
                         shape: format!(
-                            "_w.Union({}, {}, ({},), False)",
+                            "_w.Union(\n    {},\n    {},\n    {},\n    False,\n)",
                             literal(name),
                             literal(&union.tag),
-                            branches.join(", ")
+                            branch_tuple(&branches)
                         ),
                     });
                 }
@@ -348,16 +358,16 @@ impl Builder<'_> {
                 &object,
             )?);
             variants.push(format!(
-                "_w.Branch({}, {class}, {}, {tag_at})",
+                "_w.Branch(\n        {},\n        {class},\n        {},\n        {tag_at},\n    )",
                 literal(&variant.tag),
-                self.member_table(&members)?
+                self.member_table(&members, "        ")?
             ));
             package.variants.push(class);
         }
         package.envelope = format!(
-            "_w.Union(\"Envelope\", {}, ({},), True)",
+            "_w.Union(\n    \"Envelope\",\n    {},\n    {},\n    True,\n)",
             literal(&self.protocol.tag),
-            variants.join(", ")
+            branch_tuple(&variants)
         );
         let mut names: Vec<String> = package
             .classes
@@ -516,7 +526,9 @@ impl Builder<'_> {
         })
     }
 
-    fn member_table(&self, members: &[Member]) -> Result<String, Diagnostic> {
+    /// The members' wire table: a tuple of `_w.Member`s, one a line, the
+    /// closing parenthesis at `indent`.
+    fn member_table(&self, members: &[Member], indent: &str) -> Result<String, Diagnostic> {
         let mut rows = Vec::new();
         for member in members {
             let (shape, nullable) = member.shape.without_null();
@@ -546,7 +558,14 @@ impl Builder<'_> {
                 if nullable { "True" } else { "False" },
             ));
         }
-        Ok(format!("({},)", rows.join(", ")).replace("(,)", "()"))
+        if rows.is_empty() {
+            return Ok("()".into());
+        }
+        let inner = format!("{indent}    ");
+        Ok(format!(
+            "(\n{inner}{},\n{indent})",
+            rows.join(&format!(",\n{inner}"))
+        ))
     }
 
     /// The wire-table expression of a member's shape.

@@ -689,37 +689,323 @@ Envelope = typing.Union[Handshake, HandshakeAck, Query, Frames, Verify, Verified
 
 _TYPES: dict[str, typing.Any] = {}
 _named = functools.partial(_w.Named, _TYPES)
-_TYPES["AttesterKey"] = _w.Record(AttesterKey, (_w.Member("key_id", "key_id", _w.STRING, True, False, _w.ALWAYS, None), _w.Member("algorithm", "algorithm", _w.STRING, True, False, _w.ALWAYS, None), _w.Member("public_key", "public_key", _w.STRING, True, False, _w.ALWAYS, None),))
-_TYPES["Capabilities"] = _w.Record(Capabilities, (_w.Member("query", "query", _named("QueryCapability"), False, False, _w.ALWAYS, lambda: QueryCapability(kinds=[])), _w.Member("correlation", "correlation", _w.BOOLEAN, False, False, _w.ALWAYS, lambda: False), _w.Member("graph", "graph", _w.BOOLEAN, False, False, _w.ALWAYS, lambda: False), _w.Member("embeddings_fingerprint", "embeddings_fingerprint", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("verify", "verify", _w.BOOLEAN, False, False, _w.ALWAYS, lambda: False), _w.Member("representations", "representations", _w.Array(_named("Representation")), False, False, _w.OMIT_IF_EMPTY, lambda: []), _w.Member("resolve", "resolve", _w.BOOLEAN, False, False, _w.ALWAYS, lambda: False),))
+_TYPES["AttesterKey"] = _w.Record(
+    AttesterKey,
+    (
+        _w.Member("key_id", "key_id", _w.STRING, True, False, _w.ALWAYS, None),
+        _w.Member("algorithm", "algorithm", _w.STRING, True, False, _w.ALWAYS, None),
+        _w.Member("public_key", "public_key", _w.STRING, True, False, _w.ALWAYS, None),
+    ),
+)
+_TYPES["Capabilities"] = _w.Record(
+    Capabilities,
+    (
+        _w.Member("query", "query", _named("QueryCapability"), False, False, _w.ALWAYS, lambda: QueryCapability(kinds=[])),
+        _w.Member("correlation", "correlation", _w.BOOLEAN, False, False, _w.ALWAYS, lambda: False),
+        _w.Member("graph", "graph", _w.BOOLEAN, False, False, _w.ALWAYS, lambda: False),
+        _w.Member("embeddings_fingerprint", "embeddings_fingerprint", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("verify", "verify", _w.BOOLEAN, False, False, _w.ALWAYS, lambda: False),
+        _w.Member("representations", "representations", _w.Array(_named("Representation")), False, False, _w.OMIT_IF_EMPTY, lambda: []),
+        _w.Member("resolve", "resolve", _w.BOOLEAN, False, False, _w.ALWAYS, lambda: False),
+    ),
+)
 _TYPES["ContentFidelity"] = _w.Closed(ContentFidelity)
-_TYPES["ContentRef"] = _w.Record(ContentRef, (_w.Member("provider_id", "provider_id", _w.STRING, True, False, _w.ALWAYS, None), _w.Member("uri", "uri", _w.STRING, True, False, _w.ALWAYS, None), _w.Member("expires_at", "expires_at", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),))
-_TYPES["ContextFrame"] = _w.Record(ContextFrame, (_w.Member("id", "id", _w.STRING, True, False, _w.ALWAYS, None), _w.Member("kind", "kind", _named("FrameKind"), True, False, _w.ALWAYS, None), _w.Member("title", "title", _w.STRING, True, False, _w.ALWAYS, None), _w.Member("content", "content", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("content_digest", "content_digest", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("uri", "uri", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("representation", "representation", _named("Representation"), False, False, _w.OMIT_IF_DEFAULT, lambda: Representation.FULL), _w.Member("content_fidelity", "content_fidelity", _named("ContentFidelity"), False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("canonical_content_hash", "canonical_content_hash", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("content_ref", "content_ref", _named("ContentRef"), False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("transform", "transform", _named("Transform"), False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("minimum_content_fidelity", "minimum_content_fidelity", _named("ContentFidelity"), False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("inline_content_requirement", "inline_content_requirement", _named("InlineContentRequirement"), False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("score", "score", _w.FLOAT32, True, False, _w.ALWAYS, None), _w.Member("token_cost", "token_cost", _w.Integer(0, 4294967295), True, False, _w.ALWAYS, None), _w.Member("canonical_token_cost", "canonical_token_cost", _w.Integer(0, 4294967295), False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("tokenizer_ref", "tokenizer_ref", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("valid_from", "valid_from", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("valid_to", "valid_to", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("recorded_at", "recorded_at", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("provenance", "provenance", _w.Array(_named("Provenance")), False, False, _w.OMIT_IF_EMPTY, lambda: []), _w.Member("citation_label", "citation_label", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("embedding", "embedding", _named("FrameEmbedding"), False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("relations", "relations", _w.Array(_named("Relation")), False, False, _w.OMIT_IF_EMPTY, lambda: []),))
-_TYPES["ContextQuery"] = _w.Record(ContextQuery, (_w.Member("goal", "goal", _w.STRING, True, False, _w.ALWAYS, None), _w.Member("query_text", "query_text", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("embedding", "embedding", _w.Array(_w.FLOAT32), False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("kinds", "kinds", _w.Array(_named("FrameKind")), False, False, _w.OMIT_IF_EMPTY, lambda: []), _w.Member("anchors", "anchors", _w.Array(_w.STRING), False, False, _w.OMIT_IF_EMPTY, lambda: []), _w.Member("max_frames", "max_frames", _w.Integer(0, 4294967295), True, False, _w.ALWAYS, None), _w.Member("max_tokens", "max_tokens", _w.Integer(0, 4294967295), True, False, _w.ALWAYS, None), _w.Member("as_of", "as_of", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("representation_preferences", "representation_preferences", _w.Array(_named("Representation")), False, False, _w.OMIT_IF_EMPTY, lambda: []),))
-_TYPES["ContextQueryResult"] = _w.Record(ContextQueryResult, (_w.Member("frames", "frames", _w.Array(_named("ContextFrame")), True, False, _w.ALWAYS, None), _w.Member("truncated", "truncated", _w.BOOLEAN, True, False, _w.ALWAYS, None), _w.Member("dropped_estimate", "dropped_estimate", _w.Integer(0, 4294967295), False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("frame_attestations", "frame_attestations", _w.Array(_named("FrameAttestation")), False, False, _w.OMIT_IF_EMPTY, lambda: []), _w.Member("result_attestation", "result_attestation", _named("ProvenanceAttestation"), False, True, _w.OMIT_IF_ABSENT, lambda: None),))
-_TYPES["DataFlow"] = _w.Record(DataFlow, (_w.Member("reads", "reads", _w.BOOLEAN, False, False, _w.ALWAYS, lambda: False), _w.Member("writes", "writes", _w.BOOLEAN, False, False, _w.ALWAYS, lambda: False), _w.Member("egress", "egress", _w.BOOLEAN, False, False, _w.ALWAYS, lambda: False), _w.Member("egress_scopes", "egress_scopes", _w.Array(_named("EgressScope")), False, False, _w.OMIT_IF_EMPTY, lambda: []),))
+_TYPES["ContentRef"] = _w.Record(
+    ContentRef,
+    (
+        _w.Member("provider_id", "provider_id", _w.STRING, True, False, _w.ALWAYS, None),
+        _w.Member("uri", "uri", _w.STRING, True, False, _w.ALWAYS, None),
+        _w.Member("expires_at", "expires_at", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),
+    ),
+)
+_TYPES["ContextFrame"] = _w.Record(
+    ContextFrame,
+    (
+        _w.Member("id", "id", _w.STRING, True, False, _w.ALWAYS, None),
+        _w.Member("kind", "kind", _named("FrameKind"), True, False, _w.ALWAYS, None),
+        _w.Member("title", "title", _w.STRING, True, False, _w.ALWAYS, None),
+        _w.Member("content", "content", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("content_digest", "content_digest", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("uri", "uri", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("representation", "representation", _named("Representation"), False, False, _w.OMIT_IF_DEFAULT, lambda: Representation.FULL),
+        _w.Member("content_fidelity", "content_fidelity", _named("ContentFidelity"), False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("canonical_content_hash", "canonical_content_hash", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("content_ref", "content_ref", _named("ContentRef"), False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("transform", "transform", _named("Transform"), False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("minimum_content_fidelity", "minimum_content_fidelity", _named("ContentFidelity"), False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("inline_content_requirement", "inline_content_requirement", _named("InlineContentRequirement"), False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("score", "score", _w.FLOAT32, True, False, _w.ALWAYS, None),
+        _w.Member("token_cost", "token_cost", _w.Integer(0, 4294967295), True, False, _w.ALWAYS, None),
+        _w.Member("canonical_token_cost", "canonical_token_cost", _w.Integer(0, 4294967295), False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("tokenizer_ref", "tokenizer_ref", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("valid_from", "valid_from", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("valid_to", "valid_to", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("recorded_at", "recorded_at", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("provenance", "provenance", _w.Array(_named("Provenance")), False, False, _w.OMIT_IF_EMPTY, lambda: []),
+        _w.Member("citation_label", "citation_label", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("embedding", "embedding", _named("FrameEmbedding"), False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("relations", "relations", _w.Array(_named("Relation")), False, False, _w.OMIT_IF_EMPTY, lambda: []),
+    ),
+)
+_TYPES["ContextQuery"] = _w.Record(
+    ContextQuery,
+    (
+        _w.Member("goal", "goal", _w.STRING, True, False, _w.ALWAYS, None),
+        _w.Member("query_text", "query_text", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("embedding", "embedding", _w.Array(_w.FLOAT32), False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("kinds", "kinds", _w.Array(_named("FrameKind")), False, False, _w.OMIT_IF_EMPTY, lambda: []),
+        _w.Member("anchors", "anchors", _w.Array(_w.STRING), False, False, _w.OMIT_IF_EMPTY, lambda: []),
+        _w.Member("max_frames", "max_frames", _w.Integer(0, 4294967295), True, False, _w.ALWAYS, None),
+        _w.Member("max_tokens", "max_tokens", _w.Integer(0, 4294967295), True, False, _w.ALWAYS, None),
+        _w.Member("as_of", "as_of", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("representation_preferences", "representation_preferences", _w.Array(_named("Representation")), False, False, _w.OMIT_IF_EMPTY, lambda: []),
+    ),
+)
+_TYPES["ContextQueryResult"] = _w.Record(
+    ContextQueryResult,
+    (
+        _w.Member("frames", "frames", _w.Array(_named("ContextFrame")), True, False, _w.ALWAYS, None),
+        _w.Member("truncated", "truncated", _w.BOOLEAN, True, False, _w.ALWAYS, None),
+        _w.Member("dropped_estimate", "dropped_estimate", _w.Integer(0, 4294967295), False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("frame_attestations", "frame_attestations", _w.Array(_named("FrameAttestation")), False, False, _w.OMIT_IF_EMPTY, lambda: []),
+        _w.Member("result_attestation", "result_attestation", _named("ProvenanceAttestation"), False, True, _w.OMIT_IF_ABSENT, lambda: None),
+    ),
+)
+_TYPES["DataFlow"] = _w.Record(
+    DataFlow,
+    (
+        _w.Member("reads", "reads", _w.BOOLEAN, False, False, _w.ALWAYS, lambda: False),
+        _w.Member("writes", "writes", _w.BOOLEAN, False, False, _w.ALWAYS, lambda: False),
+        _w.Member("egress", "egress", _w.BOOLEAN, False, False, _w.ALWAYS, lambda: False),
+        _w.Member("egress_scopes", "egress_scopes", _w.Array(_named("EgressScope")), False, False, _w.OMIT_IF_EMPTY, lambda: []),
+    ),
+)
 _TYPES["EgressScope"] = _w.Open(KnownEgressScope)
 _TYPES["ErrorCode"] = _w.Open(KnownErrorCode)
-_TYPES["FrameAttestation"] = _w.Record(FrameAttestation, (_w.Member("frame", "frame", _named("FrameId"), True, False, _w.ALWAYS, None), _w.Member("attestation", "attestation", _named("ProvenanceAttestation"), False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("inclusion_proof", "inclusion_proof", _named("InclusionProof"), False, True, _w.OMIT_IF_ABSENT, lambda: None),))
-_TYPES["FrameEmbedding"] = _w.Record(FrameEmbedding, (_w.Member("fingerprint", "fingerprint", _w.STRING, True, False, _w.ALWAYS, None), _w.Member("vector", "vector", _w.Array(_w.FLOAT32), False, True, _w.OMIT_IF_ABSENT, lambda: None),))
-_TYPES["FrameId"] = _w.Record(FrameId, (_w.Member("provider_id", "provider_id", _w.STRING, True, False, _w.ALWAYS, None), _w.Member("frame_id", "frame_id", _w.STRING, True, False, _w.ALWAYS, None), _w.Member("content_digest", "content_digest", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),))
+_TYPES["FrameAttestation"] = _w.Record(
+    FrameAttestation,
+    (
+        _w.Member("frame", "frame", _named("FrameId"), True, False, _w.ALWAYS, None),
+        _w.Member("attestation", "attestation", _named("ProvenanceAttestation"), False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("inclusion_proof", "inclusion_proof", _named("InclusionProof"), False, True, _w.OMIT_IF_ABSENT, lambda: None),
+    ),
+)
+_TYPES["FrameEmbedding"] = _w.Record(
+    FrameEmbedding,
+    (
+        _w.Member("fingerprint", "fingerprint", _w.STRING, True, False, _w.ALWAYS, None),
+        _w.Member("vector", "vector", _w.Array(_w.FLOAT32), False, True, _w.OMIT_IF_ABSENT, lambda: None),
+    ),
+)
+_TYPES["FrameId"] = _w.Record(
+    FrameId,
+    (
+        _w.Member("provider_id", "provider_id", _w.STRING, True, False, _w.ALWAYS, None),
+        _w.Member("frame_id", "frame_id", _w.STRING, True, False, _w.ALWAYS, None),
+        _w.Member("content_digest", "content_digest", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),
+    ),
+)
 _TYPES["FrameKind"] = _w.Open(KnownFrameKind)
-_TYPES["FrameVerdict"] = _w.Union("FrameVerdict", "status", (_w.Branch("valid", FrameVerdictValid, (_w.Member("frame", "frame", _named("FrameId"), True, False, _w.ALWAYS, None),), 1), _w.Branch("stale", FrameVerdictStale, (_w.Member("frame", "frame", _named("FrameId"), True, False, _w.ALWAYS, None), _w.Member("replacement_digest", "replacement_digest", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),), 1), _w.Branch("gone", FrameVerdictGone, (_w.Member("frame", "frame", _named("FrameId"), True, False, _w.ALWAYS, None),), 1), _w.Branch("unknown", FrameVerdictUnknown, (_w.Member("frame", "frame", _named("FrameId"), True, False, _w.ALWAYS, None),), 1),), False)
-_TYPES["InclusionProof"] = _w.Record(InclusionProof, (_w.Member("leaf_index", "leaf_index", _w.Integer(0, 18446744073709551615), True, False, _w.ALWAYS, None), _w.Member("leaf_count", "leaf_count", _w.Integer(0, 18446744073709551615), True, False, _w.ALWAYS, None), _w.Member("path", "path", _w.Array(_named("InclusionStep")), True, False, _w.ALWAYS, None),))
-_TYPES["InclusionStep"] = _w.Record(InclusionStep, (_w.Member("sibling", "sibling", _w.STRING, True, False, _w.ALWAYS, None), _w.Member("sibling_is_left", "sibling_is_left", _w.BOOLEAN, True, False, _w.ALWAYS, None),))
+_TYPES["FrameVerdict"] = _w.Union(
+    "FrameVerdict",
+    "status",
+    (
+        _w.Branch(
+            "valid",
+            FrameVerdictValid,
+            (
+                _w.Member("frame", "frame", _named("FrameId"), True, False, _w.ALWAYS, None),
+            ),
+            1,
+        ),
+        _w.Branch(
+            "stale",
+            FrameVerdictStale,
+            (
+                _w.Member("frame", "frame", _named("FrameId"), True, False, _w.ALWAYS, None),
+                _w.Member("replacement_digest", "replacement_digest", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),
+            ),
+            1,
+        ),
+        _w.Branch(
+            "gone",
+            FrameVerdictGone,
+            (
+                _w.Member("frame", "frame", _named("FrameId"), True, False, _w.ALWAYS, None),
+            ),
+            1,
+        ),
+        _w.Branch(
+            "unknown",
+            FrameVerdictUnknown,
+            (
+                _w.Member("frame", "frame", _named("FrameId"), True, False, _w.ALWAYS, None),
+            ),
+            1,
+        ),
+    ),
+    False,
+)
+_TYPES["InclusionProof"] = _w.Record(
+    InclusionProof,
+    (
+        _w.Member("leaf_index", "leaf_index", _w.Integer(0, 18446744073709551615), True, False, _w.ALWAYS, None),
+        _w.Member("leaf_count", "leaf_count", _w.Integer(0, 18446744073709551615), True, False, _w.ALWAYS, None),
+        _w.Member("path", "path", _w.Array(_named("InclusionStep")), True, False, _w.ALWAYS, None),
+    ),
+)
+_TYPES["InclusionStep"] = _w.Record(
+    InclusionStep,
+    (
+        _w.Member("sibling", "sibling", _w.STRING, True, False, _w.ALWAYS, None),
+        _w.Member("sibling_is_left", "sibling_is_left", _w.BOOLEAN, True, False, _w.ALWAYS, None),
+    ),
+)
 _TYPES["InlineContentRequirement"] = _w.Closed(InlineContentRequirement)
 _TYPES["KnownEgressScope"] = _w.Closed(KnownEgressScope)
 _TYPES["KnownErrorCode"] = _w.Closed(KnownErrorCode)
 _TYPES["KnownFrameKind"] = _w.Closed(KnownFrameKind)
-_TYPES["Provenance"] = _w.Record(Provenance, (_w.Member("type", "type", _w.STRING, True, False, _w.ALWAYS, None), _w.Member("uri", "uri", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("range", "range", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("digest", "digest", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("method", "method", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("by", "by", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),))
-_TYPES["ProvenanceAttestation"] = _w.Record(ProvenanceAttestation, (_w.Member("signed_commitment", "signed_commitment", _w.STRING, True, False, _w.ALWAYS, None), _w.Member("key_id", "key_id", _w.STRING, True, False, _w.ALWAYS, None), _w.Member("algorithm", "algorithm", _w.STRING, True, False, _w.ALWAYS, None), _w.Member("attester_id", "attester_id", _w.STRING, True, False, _w.ALWAYS, None), _w.Member("signature", "signature", _w.STRING, True, False, _w.ALWAYS, None), _w.Member("issued_at", "issued_at", _w.STRING, True, False, _w.ALWAYS, None),))
-_TYPES["ProviderInfo"] = _w.Record(ProviderInfo, (_w.Member("name", "name", _w.STRING, True, False, _w.ALWAYS, None), _w.Member("version", "version", _w.STRING, True, False, _w.ALWAYS, None), _w.Member("data_flow", "data_flow", _named("DataFlow"), True, False, _w.ALWAYS, None),))
-_TYPES["QueryCapability"] = _w.Record(QueryCapability, (_w.Member("kinds", "kinds", _w.Array(_w.STRING), False, False, _w.ALWAYS, lambda: []),))
-_TYPES["Relation"] = _w.Record(Relation, (_w.Member("rel", "rel", _w.STRING, True, False, _w.ALWAYS, None), _w.Member("target_uri", "target_uri", _w.STRING, True, False, _w.ALWAYS, None), _w.Member("display_name", "display_name", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),))
+_TYPES["Provenance"] = _w.Record(
+    Provenance,
+    (
+        _w.Member("type", "type", _w.STRING, True, False, _w.ALWAYS, None),
+        _w.Member("uri", "uri", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("range", "range", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("digest", "digest", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("method", "method", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),
+        _w.Member("by", "by", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),
+    ),
+)
+_TYPES["ProvenanceAttestation"] = _w.Record(
+    ProvenanceAttestation,
+    (
+        _w.Member("signed_commitment", "signed_commitment", _w.STRING, True, False, _w.ALWAYS, None),
+        _w.Member("key_id", "key_id", _w.STRING, True, False, _w.ALWAYS, None),
+        _w.Member("algorithm", "algorithm", _w.STRING, True, False, _w.ALWAYS, None),
+        _w.Member("attester_id", "attester_id", _w.STRING, True, False, _w.ALWAYS, None),
+        _w.Member("signature", "signature", _w.STRING, True, False, _w.ALWAYS, None),
+        _w.Member("issued_at", "issued_at", _w.STRING, True, False, _w.ALWAYS, None),
+    ),
+)
+_TYPES["ProviderInfo"] = _w.Record(
+    ProviderInfo,
+    (
+        _w.Member("name", "name", _w.STRING, True, False, _w.ALWAYS, None),
+        _w.Member("version", "version", _w.STRING, True, False, _w.ALWAYS, None),
+        _w.Member("data_flow", "data_flow", _named("DataFlow"), True, False, _w.ALWAYS, None),
+    ),
+)
+_TYPES["QueryCapability"] = _w.Record(
+    QueryCapability,
+    (
+        _w.Member("kinds", "kinds", _w.Array(_w.STRING), False, False, _w.ALWAYS, lambda: []),
+    ),
+)
+_TYPES["Relation"] = _w.Record(
+    Relation,
+    (
+        _w.Member("rel", "rel", _w.STRING, True, False, _w.ALWAYS, None),
+        _w.Member("target_uri", "target_uri", _w.STRING, True, False, _w.ALWAYS, None),
+        _w.Member("display_name", "display_name", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),
+    ),
+)
 _TYPES["Representation"] = _w.Closed(Representation)
-_TYPES["Transform"] = _w.Record(Transform, (_w.Member("method", "method", _w.STRING, True, False, _w.ALWAYS, None), _w.Member("implementation", "implementation", _w.STRING, True, False, _w.ALWAYS, None), _w.Member("version", "version", _w.STRING, True, False, _w.ALWAYS, None),))
-_TYPES["VerifyRequest"] = _w.Record(VerifyRequest, (_w.Member("frames", "frames", _w.Array(_named("FrameId")), False, False, _w.ALWAYS, lambda: []),))
-_TYPES["VerifyResponse"] = _w.Record(VerifyResponse, (_w.Member("verdicts", "verdicts", _w.Array(_named("FrameVerdict")), False, False, _w.ALWAYS, lambda: []),))
-_ENVELOPE = _w.Union("Envelope", "type", (_w.Branch("handshake", Handshake, (_w.Member("protocol_version", "protocol_version", _w.STRING, True, False, _w.ALWAYS, None),), 0), _w.Branch("handshake_ack", HandshakeAck, (_w.Member("protocol_version", "protocol_version", _w.STRING, True, False, _w.ALWAYS, None), _w.Member("provider", "provider", _named("ProviderInfo"), True, False, _w.ALWAYS, None), _w.Member("capabilities", "capabilities", _named("Capabilities"), True, False, _w.ALWAYS, None), _w.Member("attester_keys", "attester_keys", _w.Array(_named("AttesterKey")), False, False, _w.OMIT_IF_EMPTY, lambda: []),), 0), _w.Branch("query", Query, (_w.Member("id", "id", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("query", "query", _named("ContextQuery"), True, False, _w.ALWAYS, None),), 0), _w.Branch("frames", Frames, (_w.Member("id", "id", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("result", "result", _named("ContextQueryResult"), True, False, _w.ALWAYS, None),), 0), _w.Branch("verify", Verify, (_w.Member("request", "request", _named("VerifyRequest"), True, False, _w.ALWAYS, None),), 0), _w.Branch("verified", Verified, (_w.Member("response", "response", _named("VerifyResponse"), True, False, _w.ALWAYS, None),), 0), _w.Branch("shutdown", Shutdown, (), 0), _w.Branch("error", Error, (_w.Member("id", "id", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("code", "code", _named("ErrorCode"), False, True, _w.OMIT_IF_ABSENT, lambda: None), _w.Member("message", "message", _w.STRING, True, False, _w.ALWAYS, None),), 0),), True)
+_TYPES["Transform"] = _w.Record(
+    Transform,
+    (
+        _w.Member("method", "method", _w.STRING, True, False, _w.ALWAYS, None),
+        _w.Member("implementation", "implementation", _w.STRING, True, False, _w.ALWAYS, None),
+        _w.Member("version", "version", _w.STRING, True, False, _w.ALWAYS, None),
+    ),
+)
+_TYPES["VerifyRequest"] = _w.Record(
+    VerifyRequest,
+    (
+        _w.Member("frames", "frames", _w.Array(_named("FrameId")), False, False, _w.ALWAYS, lambda: []),
+    ),
+)
+_TYPES["VerifyResponse"] = _w.Record(
+    VerifyResponse,
+    (
+        _w.Member("verdicts", "verdicts", _w.Array(_named("FrameVerdict")), False, False, _w.ALWAYS, lambda: []),
+    ),
+)
+_ENVELOPE = _w.Union(
+    "Envelope",
+    "type",
+    (
+        _w.Branch(
+            "handshake",
+            Handshake,
+            (
+                _w.Member("protocol_version", "protocol_version", _w.STRING, True, False, _w.ALWAYS, None),
+            ),
+            0,
+        ),
+        _w.Branch(
+            "handshake_ack",
+            HandshakeAck,
+            (
+                _w.Member("protocol_version", "protocol_version", _w.STRING, True, False, _w.ALWAYS, None),
+                _w.Member("provider", "provider", _named("ProviderInfo"), True, False, _w.ALWAYS, None),
+                _w.Member("capabilities", "capabilities", _named("Capabilities"), True, False, _w.ALWAYS, None),
+                _w.Member("attester_keys", "attester_keys", _w.Array(_named("AttesterKey")), False, False, _w.OMIT_IF_EMPTY, lambda: []),
+            ),
+            0,
+        ),
+        _w.Branch(
+            "query",
+            Query,
+            (
+                _w.Member("id", "id", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),
+                _w.Member("query", "query", _named("ContextQuery"), True, False, _w.ALWAYS, None),
+            ),
+            0,
+        ),
+        _w.Branch(
+            "frames",
+            Frames,
+            (
+                _w.Member("id", "id", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),
+                _w.Member("result", "result", _named("ContextQueryResult"), True, False, _w.ALWAYS, None),
+            ),
+            0,
+        ),
+        _w.Branch(
+            "verify",
+            Verify,
+            (
+                _w.Member("request", "request", _named("VerifyRequest"), True, False, _w.ALWAYS, None),
+            ),
+            0,
+        ),
+        _w.Branch(
+            "verified",
+            Verified,
+            (
+                _w.Member("response", "response", _named("VerifyResponse"), True, False, _w.ALWAYS, None),
+            ),
+            0,
+        ),
+        _w.Branch(
+            "shutdown",
+            Shutdown,
+            (),
+            0,
+        ),
+        _w.Branch(
+            "error",
+            Error,
+            (
+                _w.Member("id", "id", _w.STRING, False, True, _w.OMIT_IF_ABSENT, lambda: None),
+                _w.Member("code", "code", _named("ErrorCode"), False, True, _w.OMIT_IF_ABSENT, lambda: None),
+                _w.Member("message", "message", _w.STRING, True, False, _w.ALWAYS, None),
+            ),
+            0,
+        ),
+    ),
+    True,
+)
 _TYPES["Envelope"] = _ENVELOPE
 
 

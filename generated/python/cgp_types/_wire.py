@@ -42,7 +42,9 @@ _RUST_WHITESPACE = (
     "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
     "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 )
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+# A surrogate escape, or a surrogate in the text itself (which no UTF-8 line,
+# and so no Rust string, can hold).
+_SURROGATE = re.compile("[\ud800-\udfff]|\\\\u[dD][89a-fA-F]")
 _MAX_DEPTH = 127
 _U64_MAX = (1 << 64) - 1
 _I64_MIN = -(1 << 63)
@@ -112,8 +114,8 @@ def parse(line):
         raise WireError(f"invalid JSON: {error}", None) from None
     if text.count("[") + text.count("{") > _MAX_DEPTH and _depth(value) > _MAX_DEPTH:
         raise WireError("recursion limit exceeded", None)
-    if _SURROGATE_ESCAPE.search(text) and _has_lone_surrogate(value):
-        raise WireError("lone surrogate in hex escape", None)
+    if _SURROGATE.search(text) and (_lone(text) or _has_lone_surrogate(value)):
+        raise WireError("lone surrogate", None)
     return value
 
 
