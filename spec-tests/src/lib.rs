@@ -31,6 +31,16 @@ pub fn examples() -> Vec<Example> {
         .unwrap_or_else(|problems| panic!("SPEC.md corpus: {problems}"))
 }
 
+/// Writes `examples` to `path` as the JSON array the peer scripts under
+/// `spec-tests/peers` read: `{"name", "target", "json"}` each.
+pub fn write_cases(examples: &[Example], path: &Path) {
+    let cases: Vec<serde_json::Value> = examples
+        .iter()
+        .map(|example| serde_json::json!({"name": example.name, "target": example.target, "json": example.json}))
+        .collect();
+    std::fs::write(path, serde_json::to_vec(&cases).expect("cases")).expect("write cases");
+}
+
 /// The checked schemas.
 pub fn schema_set() -> SchemaSet {
     SchemaSet::load(&repo_root().join("schema"), "schema")

@@ -56,18 +56,10 @@ pub fn ensure_installed() -> Result<PathBuf, String> {
         &format!("{PYTHON_JSONSCHEMA}\n{NODE_AJV}\n"),
         |scratch| {
             vec![
-                (
-                    "python3".into(),
-                    vec![
-                        "-m".into(),
-                        "pip".into(),
-                        "install".into(),
-                        "--quiet".into(),
-                        "--disable-pip-version-check".into(),
-                        "--target".into(),
-                        python_path(scratch).display().to_string(),
-                        PYTHON_JSONSCHEMA.into(),
-                    ],
+                pip_install(
+                    "python3",
+                    &["--target", &python_path(scratch).display().to_string()],
+                    PYTHON_JSONSCHEMA,
                 ),
                 (
                     "npm".into(),
@@ -105,16 +97,10 @@ pub fn ensure_datamodel_codegen() -> Result<PathBuf, String> {
                         venv(scratch).display().to_string(),
                     ],
                 ),
-                (
-                    python(scratch).display().to_string(),
-                    vec![
-                        "-m".into(),
-                        "pip".into(),
-                        "install".into(),
-                        "--quiet".into(),
-                        "--disable-pip-version-check".into(),
-                        PYTHON_DATAMODEL_CODEGEN.into(),
-                    ],
+                pip_install(
+                    &python(scratch).display().to_string(),
+                    &[],
+                    PYTHON_DATAMODEL_CODEGEN,
                 ),
             ]
         },
@@ -157,6 +143,23 @@ pub fn ensure_reference_provider() -> Result<PathBuf, String> {
     );
     let _ = std::fs::remove_dir_all(&build);
     Ok(base?.join("bin").join(REFERENCE_PROVIDER))
+}
+
+/// The step that installs `requirement` with `python`'s pip, quietly.
+fn pip_install(python: &str, options: &[&str], requirement: &str) -> (String, Vec<String>) {
+    let mut args: Vec<String> = [
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+    ]
+    .iter()
+    .chain(options)
+    .map(|arg| (*arg).to_owned())
+    .collect();
+    args.push(requirement.to_owned());
+    (python.to_owned(), args)
 }
 
 /// Installs the set `name` into `dir()/name` by running `steps` (program and

@@ -17,7 +17,7 @@
 
 use cgp_schema::Profile;
 use cgp_schema::corpus::Example;
-use spec_tests::{examples, peers, repo_root, schema_set};
+use spec_tests::{examples, peers, repo_root, schema_set, write_cases};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
@@ -91,12 +91,8 @@ fn pydantic_models_of_both_bundles_give_the_corpus_verdicts_where_pydantic_can_e
         .into_iter()
         .filter(|example| serde_json::from_str::<serde_json::Value>(&example.json).is_ok())
         .collect();
-    let cases: Vec<serde_json::Value> = examples
-        .iter()
-        .map(|example| serde_json::json!({"name": example.name, "target": example.target, "json": example.json}))
-        .collect();
     let cases_path = scratch.join("cases.json");
-    std::fs::write(&cases_path, serde_json::to_vec(&cases).expect("cases")).expect("write cases");
+    write_cases(&examples, &cases_path);
     let driver = repo_root().join("spec-tests/peers/pydantic_corpus.py");
     let mut failures = Vec::new();
     let mut tolerated = 0;

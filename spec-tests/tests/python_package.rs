@@ -4,6 +4,8 @@
 //! (The randomised differential sends its envelopes through the package too.)
 //! The verdicts are the reference's, computed here, never written down.
 
+// Only the reference half of the shared support is used here.
+#[allow(dead_code)]
 mod support;
 
 use spec_tests::{Outcome, examples, python_package};

@@ -13,7 +13,6 @@ use cgp_schema::model::{
     ArrayShape, Emit, IntegerShape, Member, NumberShape, ObjectShape, Place, Protocol, Shape,
     StringShape, UnknownMembers,
 };
-use minijinja::Environment;
 use minijinja::value::Serde;
 use serde::Serialize;
 use serde_json::Value;
@@ -113,14 +112,7 @@ pub fn render(
     protocol_version: &str,
 ) -> Result<Vec<(String, String)>, Diagnostic> {
     let package = Builder { protocol }.package()?;
-    let mut environment = Environment::new();
-    let syntax = minijinja::syntax::SyntaxConfig::builder()
-        .trim_blocks(true)
-        .lstrip_blocks(true)
-        .keep_trailing_newline(true)
-        .build()
-        .map_err(|error| Diagnostic::file(TEMPLATE_DIR, format!("template syntax: {error}")))?;
-    environment.set_syntax(syntax);
+    let mut environment = crate::docs::environment(TEMPLATE_DIR)?;
     environment.add_filter("docstring", |text: String| {
         text.replace('\\', "\\\\").replace("\"\"\"", "\\\"\\\"\\\"")
     });
