@@ -5,10 +5,8 @@
 //! depends on this library, xtask included, needs the generated code to build),
 //! and their halves of each comparison live in `tests/support`.
 
-pub mod bench;
 pub mod peers;
 pub mod python_package;
-pub mod transcript;
 
 use cgp_schema::corpus::{self, Example};
 use cgp_schema::{Bundle, Profile, SchemaSet};

@@ -73,6 +73,26 @@ pub fn frozen_problems(root: &Path, generation: &Generation) -> Vec<String> {
     problems
 }
 
+/// `set-version`: makes `schema/` declare `version`, rewriting only the files
+/// the version owns ([`cgp_schema::release::set_version`]), all of them through
+/// the atomic writer ([`crate::output::replace`]). Returns the files rewritten.
+pub fn set_version(root: &Path, version: &ProtocolVersion) -> Result<Vec<String>, String> {
+    let sources =
+        cgp_schema::source::read_schema_dir(&root.join(plan::SCHEMA_DIR), plan::SCHEMA_DIR)
+            .map_err(|problems| problems.to_string())?;
+    let changed = release::set_version(&sources, version)?;
+    let owned: BTreeMap<String, &str> = changed
+        .iter()
+        .map(|(path, text)| (format!("{}/{path}", plan::SCHEMA_DIR), text.as_str()))
+        .collect();
+    let files = owned
+        .iter()
+        .map(|(path, text)| (path.as_str(), *text))
+        .collect();
+    crate::output::replace(root, &files, &crate::output::RealFileSystem)
+        .map_err(|problem| problem.to_string())
+}
+
 /// The drift gate: the latest release's published interop bundle against the
 /// working schemas.
 pub fn drift(root: &Path, generation: &Generation) -> Result<Verdict, Diagnostics> {
