@@ -29,12 +29,23 @@ __all__ = ["WireError"]
 class WireError(ValueError):
     """A line the reference decoder rejects, or a value the encoder cannot write.
 
-    `pointer` is the JSON pointer of the offending value, when known.
+    `pointer` is the JSON pointer of the offending value, `None` when the text
+    is not JSON at all.
     """
 
-    def __init__(self, message: str, pointer: str = "") -> None:
-        super().__init__(f"{message} at {pointer or '/'}" if pointer is not None else message)
-        self.pointer = pointer
+    def __init__(self, message: str, where=None) -> None:
+        self.pointer = None if where is None else _pointer(where)
+        super().__init__(message if self.pointer is None else f"{message} at {self.pointer or '/'}")
+
+
+def _pointer(where):
+    # Where a value is: "" for the root, else (where its parent is, its key or
+    # index). Only an error spells it out.
+    tokens = []
+    while where:
+        where, token = where
+        tokens.append("/" + str(token).replace("~", "~0").replace("/", "~1"))
+    return "".join(reversed(tokens))
 
 
 # What Rust's `str::trim_end` removes: Unicode White_Space.
@@ -42,9 +53,10 @@ _RUST_WHITESPACE = (
     "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
     "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 )
-# A surrogate escape, or a surrogate in the text itself (which no UTF-8 line,
-# and so no Rust string, can hold).
-_SURROGATE = re.compile("[\ud800-\udfff]|\\\\u[dD][89a-fA-F]")
+# A surrogate in the text itself (which no UTF-8 line, and so no Rust string,
+# can hold), and an escape that may spell half a surrogate pair.
+_RAW_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _MAX_DEPTH = 127
 _U64_MAX = (1 << 64) - 1
 _I64_MIN = -(1 << 63)
@@ -112,10 +124,17 @@ def parse(line):
         raise WireError("recursion limit exceeded", None) from None
     except ValueError as error:
         raise WireError(f"invalid JSON: {error}", None) from None
-    if text.count("[") + text.count("{") > _MAX_DEPTH and _depth(value) > _MAX_DEPTH:
+    # Deeper than _MAX_DEPTH takes that many brackets, each closed.
+    if (
+        len(text) > 2 * _MAX_DEPTH
+        and text.count("[") + text.count("{") > _MAX_DEPTH
+        and _depth(value) > _MAX_DEPTH
+    ):
         raise WireError("recursion limit exceeded", None)
-    if _SURROGATE.search(text) and (_lone(text) or _has_lone_surrogate(value)):
-        raise WireError("lone surrogate", None)
+    if not text.isascii() and _RAW_SURROGATE.search(text):
+        raise WireError("a surrogate is no character of a UTF-8 line", None)
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text) and _has_lone_surrogate(value):
+        raise WireError("lone surrogate in a hex escape", None)
     return value
 
 
@@ -152,10 +171,6 @@ def _has_lone_surrogate(value):
         elif isinstance(item, list):
             pending.extend(item)
     return False
-
-
-def _at(pointer, token):
-    return f"{pointer}/{str(token).replace('~', '~0').replace('/', '~1')}"
 
 
 def _kind(value):
@@ -393,13 +408,13 @@ class Array:
         if type(value) is not list:
             raise _expected("an array", value, pointer)
         read = self.items.read
-        return [read(item, _at(pointer, index)) for index, item in enumerate(value)]
+        return [read(item, (pointer, index)) for index, item in enumerate(value)]
 
     def write(self, value, pointer):
         if not isinstance(value, (list, tuple)):
             raise _expected("a list", value, pointer)
         write = self.items.write
-        return "[" + ",".join(write(item, _at(pointer, i)) for i, item in enumerate(value)) + "]"
+        return "[" + ",".join(write(item, (pointer, i)) for i, item in enumerate(value)) + "]"
 
 
 # Emit rules (SPEC.md, x-cgp-emit).
@@ -458,7 +473,7 @@ def _members_from_object(members, obj, pointer):
         if name in obj:
             if duplicates and name in duplicates:
                 raise WireError(f"duplicate member `{name}`", pointer)
-            values[member.attribute] = member.read(obj[name], _at(pointer, name))
+            values[member.attribute] = member.read(obj[name], (pointer, name))
         else:
             values[member.attribute] = member.missing(pointer)
     return values
@@ -470,7 +485,7 @@ def _members_from_array(members, items, pointer):
     values = {}
     for index, member in enumerate(members):
         if index < len(items):
-            values[member.attribute] = member.read(items[index], _at(pointer, index))
+            values[member.attribute] = member.read(items[index], (pointer, index))
         else:
             values[member.attribute] = member.missing(pointer)
     return values
@@ -480,7 +495,7 @@ def _write_members(members, value, pointer, parts):
     for member in members:
         item = getattr(value, member.attribute)
         if member.written(item):
-            parts.append(member.write(item, _at(pointer, member.name)))
+            parts.append(member.write(item, (pointer, member.name)))
 
 
 class Record:
@@ -554,10 +569,10 @@ class Union:
                 raise WireError(f"missing member `{self.tag}`", pointer)
             if value.duplicates and self.tag in value.duplicates:
                 raise WireError(f"duplicate member `{self.tag}`", pointer)
-            branch = self._branch(value[self.tag], _at(pointer, self.tag))
+            branch = self._branch(value[self.tag], (pointer, self.tag))
             members = _members_from_object(branch.members, value, pointer)
         elif self.envelope and type(value) is list and value:
-            branch = self._branch(value[0], _at(pointer, 0))
+            branch = self._branch(value[0], (pointer, 0))
             members = _members_from_array(branch.members, value[1:], pointer)
         else:
             raise _expected(f"a {self.name} object", value, pointer)
