@@ -1023,7 +1023,10 @@ def encode_line(envelope: Envelope) -> str:
 
 
 def decode_as(type_name: str, text: str | bytes) -> typing.Any:
-    """Reads one JSON text as the named type (`"FrameId"`, `"Envelope"`, …)."""
+    """Reads one JSON text as the named type (`"FrameId"`, `"Envelope"`, …),
+    by the rules decode_line reads a value inside an envelope with. (Reading
+    such a type on its own, the reference ignores unknown members without
+    parsing their numbers and escapes; this does not.)"""
     return _TYPES[type_name].read(_w.parse(text), "")
 
 
