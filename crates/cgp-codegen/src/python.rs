@@ -88,6 +88,12 @@ struct AliasView {
 }
 
 #[derive(Debug, Serialize)]
+struct UnionView {
+    name: String,
+    tag: String,
+}
+
+#[derive(Debug, Serialize)]
 struct TableEntry {
     name: String,
     shape: String,
@@ -99,6 +105,7 @@ struct Package {
     enums: Vec<EnumView>,
     classes: Vec<ClassView>,
     aliases: Vec<AliasView>,
+    unions: Vec<UnionView>,
     table: Vec<TableEntry>,
     variants: Vec<String>,
     envelope: String,
@@ -264,6 +271,10 @@ impl Builder<'_> {
                         name: name.clone(),
                         description,
                         target: format!("typing.Union[{}]", names.join(", ")),
+                    });
+                    package.unions.push(UnionView {
+                        name: name.clone(),
+                        tag: union.tag.clone(),
                     });
                     package.table.push(TableEntry {
                         name: name.clone(),
