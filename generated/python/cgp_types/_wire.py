@@ -426,7 +426,8 @@ OMIT_IF_DEFAULT = "omit-if-default"
 
 class Member:
     """One member of an object: its JSON name, attribute, shape, whether it is
-    required and may be null, its emit rule and its default (a function)."""
+    required and may be null, its emit rule and its default (a function, which
+    omit-if-default compares with)."""
 
     __slots__ = ("name", "attribute", "shape", "required", "nullable", "emit", "default", "key")
 
@@ -445,11 +446,6 @@ class Member:
             return None
         return self.shape.read(value, pointer)
 
-    def missing(self, pointer):
-        if self.required:
-            raise WireError(f"missing member `{self.name}`", pointer)
-        return self.default()
-
     def written(self, value):
         if self.emit == OMIT_IF_ABSENT:
             return value is not None
@@ -465,30 +461,43 @@ class Member:
         return self.key + self.shape.write(value, pointer)
 
 
-def _members_from_object(members, obj, pointer):
-    values = {}
-    duplicates = obj.duplicates
-    for member in members:
-        name = member.name
-        if name in obj:
-            if duplicates and name in duplicates:
-                raise WireError(f"duplicate member `{name}`", pointer)
-            values[member.attribute] = member.read(obj[name], (pointer, name))
-        else:
-            values[member.attribute] = member.missing(pointer)
-    return values
+class _Layout:
+    """The members of one object type, for reading: a member left out gets
+    its dataclass default, which is the model's default too."""
 
+    __slots__ = ("members", "by_name", "required")
 
-def _members_from_array(members, items, pointer):
-    if len(items) > len(members):
-        raise WireError(f"{len(items)} items where at most {len(members)} members fit", pointer)
-    values = {}
-    for index, member in enumerate(members):
-        if index < len(items):
-            values[member.attribute] = member.read(items[index], (pointer, index))
-        else:
-            values[member.attribute] = member.missing(pointer)
-    return values
+    def __init__(self, members):
+        self.members = members
+        self.by_name = {member.name: member for member in members}
+        self.required = frozenset(member.name for member in members if member.required)
+
+    def from_object(self, obj, pointer):
+        if not obj.keys() >= self.required:
+            absent = sorted(self.required - obj.keys())[0]
+            raise WireError(f"missing member `{absent}`", pointer)
+        values = {}
+        by_name = self.by_name
+        duplicates = obj.duplicates
+        for name, value in obj.items():
+            member = by_name.get(name)
+            if member is not None:
+                if duplicates and name in duplicates:
+                    raise WireError(f"duplicate member `{name}`", pointer)
+                values[member.attribute] = member.read(value, (pointer, name))
+        return values
+
+    def from_array(self, items, pointer):
+        members = self.members
+        if len(items) > len(members):
+            raise WireError(f"{len(items)} items where at most {len(members)} members fit", pointer)
+        for member in members[len(items) :]:
+            if member.required:
+                raise WireError(f"missing member `{member.name}`", pointer)
+        return {
+            member.attribute: member.read(item, (pointer, index))
+            for index, (member, item) in enumerate(zip(members, items))
+        }
 
 
 def _write_members(members, value, pointer, parts):
@@ -502,17 +511,18 @@ class Record:
     """An object type, as a dataclass. The reference decoder also reads it as
     an array of its members in order."""
 
-    __slots__ = ("type", "members")
+    __slots__ = ("type", "members", "layout")
 
     def __init__(self, record_type, members=()):
         self.type = record_type
         self.members = members
+        self.layout = _Layout(members)
 
     def read(self, value, pointer):
         if type(value) is _Object:
-            return self.type(**_members_from_object(self.members, value, pointer))
+            return self.type(**self.layout.from_object(value, pointer))
         if type(value) is list:
-            return self.type(**_members_from_array(self.members, value, pointer))
+            return self.type(**self.layout.from_array(value, pointer))
         raise _expected(f"a {self.type.__name__} object", value, pointer)
 
     def write(self, value, pointer):
@@ -527,13 +537,14 @@ class Branch:
     """One branch of a tagged union: its tag value, dataclass and members in
     writing order (`tag_at` is where the tag member goes among them)."""
 
-    __slots__ = ("tag", "type", "members", "tag_at")
+    __slots__ = ("tag", "type", "members", "tag_at", "layout")
 
     def __init__(self, tag, branch_type, members, tag_at):
         self.tag = tag
         self.type = branch_type
         self.members = members
         self.tag_at = tag_at
+        self.layout = _Layout(members)
 
 
 class Union:
@@ -570,10 +581,10 @@ class Union:
             if value.duplicates and self.tag in value.duplicates:
                 raise WireError(f"duplicate member `{self.tag}`", pointer)
             branch = self._branch(value[self.tag], (pointer, self.tag))
-            members = _members_from_object(branch.members, value, pointer)
+            members = branch.layout.from_object(value, pointer)
         elif self.envelope and type(value) is list and value:
             branch = self._branch(value[0], (pointer, 0))
-            members = _members_from_array(branch.members, value[1:], pointer)
+            members = branch.layout.from_array(value[1:], pointer)
         else:
             raise _expected(f"a {self.name} object", value, pointer)
         return branch.type(**members)
