@@ -76,7 +76,7 @@ pub enum Measure {
 pub enum Sample {
     /// The whole transcript.
     Mixed,
-    /// Its lines under [`SHORT_LINE`] bytes, as a file of their own.
+    /// Its lines under [`SHORT_LINE`](crate::SHORT_LINE) bytes, as a file of their own.
     Short,
 }
 

@@ -1,7 +1,7 @@
 //! The one writer of `generated/` and the embedded copies ([`OWNED_DIRS`]),
 //! and the comparison `check` runs instead.
 //!
-//! [`write`] updates only files whose bytes change, each through a temporary file
+//! [`write()`] updates only files whose bytes change, each through a temporary file
 //! in the same directory that is renamed over the old one, so an interrupted run
 //! leaves every file either old or new, never half-written. All temporary files
 //! are written before the first rename: a failure while writing (a full disk, a

@@ -5,7 +5,7 @@
 //! module only knows where the files are. Codegen never owns a released bundle of
 //! another version (it is passed to the writer as foreign, so it survives a
 //! version bump), and never overwrites a frozen file with other bytes: only
-//! [`reissue`], run by `cargo xtask release`, does, once the verdicts are shown
+//! [`reissue()`], run by `cargo xtask release`, does, once the verdicts are shown
 //! to be the same.
 
 use crate::plan::{self, Generation};
