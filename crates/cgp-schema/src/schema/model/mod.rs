@@ -14,7 +14,8 @@ mod shape;
 
 pub use shape::{
     Annotations, ArrayShape, Branch, Emit, IntegerShape, Limit, NumberShape, ObjectShape, Shape,
-    StringShape, TaggedUnion, UnknownMembers, Vocabulary, definition_name, parse_direction,
+    StringShape, TaggedUnion, UnknownMembers, Vocabulary, definition_name, items_pointer,
+    member_pointer, parse_direction,
 };
 
 use crate::bundle::{Bundle, Profile};
