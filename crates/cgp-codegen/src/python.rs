@@ -603,6 +603,7 @@ impl Builder<'_> {
                 min_items: None,
                 max_items: None,
                 unique_items: false,
+                ..
             }) => format!("_w.Array({})", self.shape(items, at)?),
             _ => {
                 return Err(refuse(
