@@ -6,6 +6,7 @@
 //! and their halves of each comparison live in `tests/support`.
 
 pub mod peers;
+pub mod python_package;
 
 use cgp_schema::corpus::{self, Example};
 use cgp_schema::{Bundle, Profile, SchemaSet};
@@ -26,6 +27,16 @@ pub fn examples() -> Vec<Example> {
     let text = std::fs::read_to_string(repo_root().join("SPEC.md")).expect("SPEC.md is readable");
     corpus::extract("SPEC.md", &text)
         .unwrap_or_else(|problems| panic!("SPEC.md corpus: {problems}"))
+}
+
+/// Writes `examples` to `path` as the JSON array the peer scripts under
+/// `spec-tests/peers` read: `{"name", "target", "json"}` each.
+pub fn write_cases(examples: &[Example], path: &Path) {
+    let cases: Vec<serde_json::Value> = examples
+        .iter()
+        .map(|example| serde_json::json!({"name": example.name, "target": example.target, "json": example.json}))
+        .collect();
+    std::fs::write(path, serde_json::to_vec(&cases).expect("cases")).expect("write cases");
 }
 
 /// The checked schemas.

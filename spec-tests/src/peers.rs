@@ -5,6 +5,8 @@
 //!
 //! - `validators`: Python `jsonschema` and Node Ajv, installed with `pip` and
 //!   `npm` ([`ensure_installed`]);
+//! - `datamodel-code-generator`: the pydantic model generator, in a virtual
+//!   environment of its own ([`ensure_datamodel_codegen`]);
 //! - `contextgraph-conformance`: the reference provider
 //!   `contextgraph-example-docs`, installed with `cargo install`
 //!   ([`ensure_reference_provider`]).
@@ -19,6 +21,8 @@ use std::process::Command;
 pub const PYTHON_JSONSCHEMA: &str = "jsonschema==4.26.0";
 /// The pinned Node validator.
 pub const NODE_AJV: &str = "ajv@8.20.0";
+/// The pinned pydantic model generator.
+pub const PYTHON_DATAMODEL_CODEGEN: &str = "datamodel-code-generator==0.89.0";
 /// The pinned crate holding the reference provider.
 pub const REFERENCE_CONFORMANCE: &str = "contextgraph-conformance";
 /// Its version.
@@ -52,18 +56,10 @@ pub fn ensure_installed() -> Result<PathBuf, String> {
         &format!("{PYTHON_JSONSCHEMA}\n{NODE_AJV}\n"),
         |scratch| {
             vec![
-                (
-                    "python3".into(),
-                    vec![
-                        "-m".into(),
-                        "pip".into(),
-                        "install".into(),
-                        "--quiet".into(),
-                        "--disable-pip-version-check".into(),
-                        "--target".into(),
-                        python_path(scratch).display().to_string(),
-                        PYTHON_JSONSCHEMA.into(),
-                    ],
+                pip_install(
+                    "python3",
+                    &["--target", &python_path(scratch).display().to_string()],
+                    PYTHON_JSONSCHEMA,
                 ),
                 (
                     "npm".into(),
@@ -80,6 +76,36 @@ pub fn ensure_installed() -> Result<PathBuf, String> {
             ]
         },
     )
+}
+
+/// Installs the pinned datamodel-code-generator (and the pydantic it pins) into
+/// a virtual environment unless it is there already; returns that
+/// environment's `python`, which runs it as `-m datamodel_code_generator`.
+pub fn ensure_datamodel_codegen() -> Result<PathBuf, String> {
+    let venv = |base: &Path| base.join("venv");
+    let python = |base: &Path| venv(base).join("bin").join("python");
+    let base = install(
+        "datamodel-codegen",
+        &format!("{PYTHON_DATAMODEL_CODEGEN}\n"),
+        |scratch| {
+            vec![
+                (
+                    "python3".into(),
+                    vec![
+                        "-m".into(),
+                        "venv".into(),
+                        venv(scratch).display().to_string(),
+                    ],
+                ),
+                pip_install(
+                    &python(scratch).display().to_string(),
+                    &[],
+                    PYTHON_DATAMODEL_CODEGEN,
+                ),
+            ]
+        },
+    )?;
+    Ok(python(&base))
 }
 
 /// Installs the pinned reference provider with `cargo install --locked` unless
@@ -117,6 +143,23 @@ pub fn ensure_reference_provider() -> Result<PathBuf, String> {
     );
     let _ = std::fs::remove_dir_all(&build);
     Ok(base?.join("bin").join(REFERENCE_PROVIDER))
+}
+
+/// The step that installs `requirement` with `python`'s pip, quietly.
+fn pip_install(python: &str, options: &[&str], requirement: &str) -> (String, Vec<String>) {
+    let mut args: Vec<String> = [
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+    ]
+    .iter()
+    .chain(options)
+    .map(|arg| (*arg).to_owned())
+    .collect();
+    args.push(requirement.to_owned());
+    (python.to_owned(), args)
 }
 
 /// Installs the set `name` into `dir()/name` by running `steps` (program and

@@ -8,7 +8,7 @@
 //! and Node.js with `npm` on the machine.
 
 use cgp_schema::{Profile, Validator};
-use spec_tests::{bundle, examples, peers, repo_root};
+use spec_tests::{bundle, examples, peers, repo_root, write_cases};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
@@ -53,12 +53,8 @@ fn python_jsonschema_and_ajv_agree_with_the_corpus_under_both_profiles() {
             !example.text_layer || serde_json::from_str::<serde_json::Value>(&example.json).is_ok()
         })
         .collect();
-    let cases: Vec<serde_json::Value> = examples
-        .iter()
-        .map(|example| serde_json::json!({"name": example.name, "target": example.target, "json": example.json}))
-        .collect();
     let cases_path = scratch.join("cases.json");
-    std::fs::write(&cases_path, serde_json::to_vec(&cases).expect("cases")).expect("write cases");
+    write_cases(&examples, &cases_path);
     let mut failures = Vec::new();
     for profile in Profile::ALL {
         let bundle = bundle(profile);

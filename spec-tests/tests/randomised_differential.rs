@@ -3,7 +3,9 @@
 //! values, edge numbers such as 0 and 4294967295). Each one is encoded, validated
 //! against both profiles, decoded by the generated types and the reference
 //! crates, re-encoded, and compared. A failing case is shrunk by proptest and
-//! printed as the one NDJSON line that fails.
+//! printed as the one NDJSON line that fails. Afterwards every line goes, in
+//! one batch, through the generated Python package, which must re-encode each
+//! byte for byte.
 
 mod support;
 
@@ -12,7 +14,7 @@ use cgp_types::*;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use spec_tests::{bundle, hand_written, same_value};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 use support::generated;
 
 fn validators() -> &'static (Validator, Validator) {
@@ -446,7 +448,30 @@ fn every_generated_envelope_travels_the_same_way_through_every_decoder() {
         Ok(Err(failure)) => panic!("{failure}"),
         Err(_) => panic!("the runner panicked"),
     }
+    let lines = std::mem::take(&mut *CHECKED_LINES.lock().expect("lines"));
+    assert!(lines.len() >= CASES as usize, "only {} lines", lines.len());
+    let cases: Vec<(String, String)> = lines
+        .iter()
+        .map(|line| ("Envelope".to_owned(), line.clone()))
+        .collect();
+    let outcomes = spec_tests::python_package::round_trips(&cases)
+        .unwrap_or_else(|problem| panic!("{problem}"));
+    let failures: Vec<String> = lines
+        .iter()
+        .zip(&outcomes)
+        .filter(|(line, outcome)| outcome.as_deref() != Ok(line.as_str()))
+        .map(|(line, outcome)| format!("{line}\n  cgp_types: {outcome:?}"))
+        .take(5)
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "the Python package differs on generated lines:\n{}",
+        failures.join("\n")
+    );
 }
+
+/// Every line `check_one` passed, for the batch through the Python package.
+static CHECKED_LINES: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
 fn check_one(envelope: Envelope) -> Result<(), TestCaseError> {
     let line = encode_line(&envelope).expect("finite values always encode");
@@ -501,5 +526,6 @@ fn check_one(envelope: Envelope) -> Result<(), TestCaseError> {
         }
         Err(error) => prop_assert!(false, "generated types reject {}: {}", line, error),
     }
+    CHECKED_LINES.lock().expect("lines").push(line.to_owned());
     Ok(())
 }

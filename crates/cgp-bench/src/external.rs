@@ -1,5 +1,6 @@
-//! The figures of other processes: `cgp validate` on the transcript file and
-//! the peer validators (Python `jsonschema`, Ajv) on the same lines.
+//! The figures of other processes: `cgp validate` on the transcript file, the
+//! peer validators (Python `jsonschema`, Ajv) and the generated Python package
+//! on the same lines.
 
 use crate::Config;
 use crate::corpus::Corpus;
@@ -159,4 +160,64 @@ pub(crate) fn peers_on(
         figures.insert(1, (Measure::AjvPredecoded, throughput, note));
     }
     Ok(figures)
+}
+
+/// The generated Python package (`generated/python`) against `json.loads`, in
+/// one process, on the first [`Config::python_bytes`] of the transcript at
+/// `path`: every line must decode.
+pub(crate) fn python_package_on(
+    config: &Config,
+    corpus: &Corpus,
+    path: &Path,
+) -> Result<Vec<Figure>, String> {
+    let rounds = config.rounds.max(1);
+    let prefix = corpus.prefix(config.python_bytes);
+    let prefix_path = path.with_extension("python-package.ndjson");
+    std::fs::write(&prefix_path, prefix.bytes()).map_err(|e| io_error(&prefix_path, &e))?;
+    let output = Command::new("python3")
+        .arg(config.repo.join("spec-tests/peers/cgp_types_throughput.py"))
+        .arg(&prefix_path)
+        .arg(rounds.to_string())
+        .env("PYTHONPATH", config.repo.join("generated/python"))
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|error| format!("cannot run python3: {error}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "cgp_types_throughput.py failed ({}): {}",
+            output.status,
+            cut(&String::from_utf8_lossy(&output.stderr))
+        ));
+    }
+    let value: Value = serde_json::from_slice(&output.stdout)
+        .map_err(|error| format!("cgp_types_throughput.py printed no result: {error}"))?;
+    let number = |key: &str| value.get(key).and_then(Value::as_f64);
+    let (Some(lines), Some(invalid), Some(loads), Some(decode)) = (
+        number("lines"),
+        number("invalid"),
+        number("seconds_json_loads"),
+        number("seconds_decode_line"),
+    ) else {
+        return Err(format!("cgp_types_throughput.py printed {value}"));
+    };
+    if lines as u64 != prefix.line_count() || invalid > 0.0 {
+        return Err(format!(
+            "cgp_types.decode_line refused {invalid} of {lines} lines ({} expected, all valid)",
+            prefix.line_count()
+        ));
+    }
+    let note = format!(
+        "best of {rounds} passes in one process, the two taking turns, on the first {:.1} MB",
+        prefix.size() as f64 / 1e6
+    );
+    let figure = |seconds: f64| Throughput {
+        bytes: prefix.size(),
+        lines: prefix.line_count(),
+        seconds,
+    };
+    Ok(vec![
+        (Measure::PythonJsonLoads, figure(loads), note.clone()),
+        (Measure::PythonPackageDecode, figure(decode), note),
+    ])
 }

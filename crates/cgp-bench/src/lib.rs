@@ -36,7 +36,7 @@ pub use report::{LINEAR_GROWTH, NOTES_MARKER, Report, Row, SchemaRun, Target, wi
 pub use scaling::{load_scaled, scaled_tree, schema_scaling};
 
 use cgp_schema::{Bundle, Validator};
-use external::peers_on;
+use external::{peers_on, python_package_on};
 use machine::load_average;
 use measure::in_process;
 use std::path::{Path, PathBuf};
@@ -130,6 +130,9 @@ pub fn run(config: &Config, mut decoders: Decoders) -> Result<Report, String> {
             {
                 rows.push(tag(measure, throughput, note));
             }
+        }
+        for (measure, throughput, note) in python_package_on(config, corpus, &path)? {
+            rows.push(tag(measure, throughput, note));
         }
     }
     if config.cgp.is_none() {

@@ -65,6 +65,10 @@ pub enum Measure {
     AjvPredecoded,
     /// Python `jsonschema`, validator built once, `json.loads` included.
     PythonJsonschema,
+    /// Python's `json.loads` on each line: the Python package's baseline.
+    PythonJsonLoads,
+    /// `cgp_types.decode_line`, the generated Python package, on each line.
+    PythonPackageDecode,
 }
 
 /// Which file a figure was measured on.
@@ -113,6 +117,10 @@ impl Measure {
             Measure::AjvPredecoded => "Node Ajv 8, lines decoded to strings beforehand",
             Measure::PythonJsonschema => {
                 "Python jsonschema 4 (validator built once, `json.loads` included)"
+            }
+            Measure::PythonJsonLoads => "Python `json.loads` on each line",
+            Measure::PythonPackageDecode => {
+                "decode, generated Python package (`cgp_types.decode_line`)"
             }
         }
     }

@@ -175,6 +175,18 @@ impl Report {
                 results,
             });
         }
+        targets.push(Target {
+            goal: "for scale, not a target: the generated Python package's `decode_line` × Python's `json.loads` (same process, same lines)".into(),
+            results: Sample::ALL
+                .iter()
+                .map(|sample| {
+                    match self.ratio(*sample, Measure::PythonPackageDecode, Measure::PythonJsonLoads) {
+                        Some(ratio) => (format!("{ratio:.2}×"), None),
+                        None => ("not measured".into(), None),
+                    }
+                })
+                .collect(),
+        });
         let real = self.schema.iter().find(|run| run.factor == 1);
         targets.push(Target {
             goal: "codegen + check warm < 2 s on the real schema".into(),

@@ -46,6 +46,8 @@ fn the_bench_runs_on_a_small_transcript_and_renders_its_table() {
             Measure::ParseValueTwoThreads,
             Measure::Ajv,
             Measure::PythonJsonschema,
+            Measure::PythonJsonLoads,
+            Measure::PythonPackageDecode,
         ] {
             let figure = report.get(sample, measure).expect("measured");
             assert!(figure.seconds > 0.0 && figure.lines > 0, "{measure:?}");
@@ -61,6 +63,7 @@ fn the_bench_runs_on_a_small_transcript_and_renders_its_table() {
         "Node Ajv",
         "Python jsonschema",
         "generated decode within 10% of hand-written",
+        "`cgp_types.decode_line`",
         "not measured",
         "Skipped: `cgp validate`",
         "## Throughput: the short lines",

@@ -202,14 +202,7 @@ pub fn render(
         });
     }
 
-    let mut environment = Environment::new();
-    let syntax = minijinja::syntax::SyntaxConfig::builder()
-        .trim_blocks(true)
-        .lstrip_blocks(true)
-        .keep_trailing_newline(true)
-        .build()
-        .map_err(|error| Diagnostic::file(TEMPLATE_DIR, format!("template syntax: {error}")))?;
-    environment.set_syntax(syntax);
+    let mut environment = environment(TEMPLATE_DIR)?;
     environment.add_filter("cell", |value: String| {
         value.replace('|', "\\|").replace('\n', " ")
     });
@@ -261,6 +254,20 @@ pub fn render(
     files.push((format!("{DOCS_DIR}/README.md"), index));
     files.sort();
     Ok(files)
+}
+
+/// A template environment with the syntax every generator's templates use:
+/// block tags take their line with them, files keep their last newline.
+pub(crate) fn environment(template_dir: &str) -> Result<Environment<'static>, Diagnostic> {
+    let mut environment = Environment::new();
+    let syntax = minijinja::syntax::SyntaxConfig::builder()
+        .trim_blocks(true)
+        .lstrip_blocks(true)
+        .keep_trailing_newline(true)
+        .build()
+        .map_err(|error| Diagnostic::file(template_dir, format!("template syntax: {error}")))?;
+    environment.set_syntax(syntax);
+    Ok(environment)
 }
 
 /// The branches of a tagged union, each with its own members.

@@ -6,6 +6,7 @@
 //!   `check` uses instead.
 //! - [`rust`]: the typify crate generated from the interop bundle.
 //! - [`docs`]: the human docs, rendered with minijinja.
+//! - [`python`]: the Python package `cgp_types`, rendered with minijinja.
 //! - [`embed`]: the copies inside the crates that compile them in.
 //! - [`release`]: the release manifest and frozen bundles on disk.
 
@@ -25,6 +26,7 @@ pub mod docs;
 pub mod embed;
 pub mod output;
 pub mod plan;
+pub mod python;
 pub mod release;
 pub mod rust;
 

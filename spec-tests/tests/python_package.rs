@@ -1,0 +1,198 @@
+//! The generated Python package `cgp_types` against the reference decoder:
+//! every SPEC.md example and a set of edge texts must get the reference's
+//! verdict, and every accepted one the reference's re-encoding, byte for byte.
+//! (The randomised differential sends its envelopes through the package too.)
+//! The verdicts are the reference's, computed here, never written down.
+
+// Only the reference half of the shared support is used here.
+#[allow(dead_code)]
+mod support;
+
+use spec_tests::{Outcome, examples, python_package};
+use support::reference;
+
+/// Compares the package with the reference on each `(name, target, text)`.
+fn compare(cases: Vec<(String, String, String)>) -> Vec<String> {
+    let texts: Vec<(String, String)> = cases
+        .iter()
+        .map(|(_, target, text)| (target.clone(), text.clone()))
+        .collect();
+    let ours = python_package::round_trips(&texts).unwrap_or_else(|problem| panic!("{problem}"));
+    let mut failures = Vec::new();
+    for ((name, target, text), python) in cases.iter().zip(ours) {
+        let theirs: Outcome = reference(target, text).expect("known target");
+        let agree = match (&theirs, &python) {
+            (Ok(a), Ok(b)) => a == b,
+            (Err(_), Err(_)) => true,
+            _ => false,
+        };
+        if !agree {
+            failures.push(format!(
+                "{name}: {target} {text}\n  reference: {theirs:?}\n  cgp_types: {python:?}"
+            ));
+        }
+    }
+    failures
+}
+
+#[test]
+fn every_corpus_example_gets_the_reference_verdict_and_bytes() {
+    let cases: Vec<(String, String, String)> = examples()
+        .into_iter()
+        .map(|example| {
+            (
+                format!("SPEC.md:{}: {}", example.fence_line, example.name),
+                example.target.clone(),
+                example.as_line(),
+            )
+        })
+        .collect();
+    assert!(cases.len() > 100, "only {} examples", cases.len());
+    let failures = compare(cases);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Texts where serde's rules are easy to get wrong: duplicates, number
+/// spellings, lenient forms, nesting, whitespace.
+#[rustfmt::skip]
+const EDGES: &[(&str, &str)] = &[
+    ("Envelope", r#"{"type":"shutdown","x":1,"x":2}"#),
+    ("Envelope", r#"{"type":"shutdown","type":"shutdown"}"#),
+    ("Envelope", r#"{"type":"error","message":"a","message":"b"}"#),
+    ("Envelope", r#"{"type":"error","message":"a","x":{"y":1,"y":2}}"#),
+    ("Envelope", r#"["shutdown"]"#),
+    ("Envelope", r#"["shutdown",1]"#),
+    ("Envelope", r#"[]"#),
+    ("Envelope", r#"[1]"#),
+    ("Envelope", r#"["error"]"#),
+    ("Envelope", r#"["error",null,null,"m"]"#),
+    ("Envelope", r#"["error","i","bad_request","m",1]"#),
+    ("Envelope", r#"["handshake_ack","v",["n","1",[]],{}]"#),
+    ("Envelope", r#"["handshake_ack","v",["n","1",[true]],[[["doc"]]]]"#),
+    ("Envelope", r#"{"type":1}"#),
+    ("Envelope", r#"{"type":null}"#),
+    ("Envelope", r#"{"type":"Shutdown"}"#),
+    ("Envelope", r#"{"type":"shutdown"}  "#),
+    ("Envelope", "{\"type\":\"shutdown\"}\u{a0}\u{2028}\u{b}"),
+    ("Envelope", "\u{feff}{\"type\":\"shutdown\"}"),
+    ("Envelope", r#" {"type":"shutdown"} x"#),
+    ("Envelope", r#"{"type":"shutdown","x":NaN}"#),
+    ("Envelope", r#"{"type":"shutdown","x":1e400}"#),
+    ("Envelope", r#"{"type":"shutdown","x":-1e400}"#),
+    ("Envelope", r#"{"type":"shutdown","x":123456789012345678901234567890}"#),
+    ("Envelope", r#"{"type":"shutdown","x":"\ud800"}"#),
+    ("Envelope", r#"{"type":"shutdown","\udc00":1}"#),
+    ("Envelope", r#"{"type":"error","message":"\ud83d\ude00"}"#),
+    ("Envelope", r#"{"type":"error","message":"\u0000\u001f\u007f\"\\/\b\f\n\r\t"}"#),
+    ("Envelope", r#"{"type":"query","query":{"goal":"g","max_frames":-0,"max_tokens":1}}"#),
+    ("Envelope", r#"{"type":"query","query":{"goal":"g","max_frames":1.0,"max_tokens":1}}"#),
+    ("Envelope", r#"{"type":"query","query":{"goal":"g","max_frames":4294967296,"max_tokens":1}}"#),
+    ("Envelope", r#"{"type":"query","query":{"goal":"g","max_frames":true,"max_tokens":1}}"#),
+    ("Envelope", r#"{"type":"query","query":{"goal":"g","max_frames":1,"max_tokens":1,"embedding":[-0,1,1e-50,1e-7,1e-6,123456789012,1234567890123,16777217,18446744073709551615,-9223372036854775809,0.1,3.4028235e38]}}"#),
+    ("Envelope", r#"{"type":"query","query":{"goal":"g","max_frames":1,"max_tokens":1,"embedding":null,"kinds":null}}"#),
+    ("Envelope", r#"{"type":"query","query":{"goal":"g","max_frames":1,"max_tokens":1,"representation_preferences":[{"compact":null},{"full":null,"x":1}]}}"#),
+    ("Envelope", r#"{"type":"query","query":{"goal":"g","max_frames":1,"max_tokens":1,"representation_preferences":[{"compact":null,"compact":null}]}}"#),
+    ("Envelope", r#"{"type":"query","query":["g",null,null,[],[],1,2]}"#),
+    ("Envelope", r#"{"type":"query","id":1,"query":{"goal":"g","max_frames":1,"max_tokens":1}}"#),
+    ("Envelope", r#"{"type":"verify","id":"x","request":{}}"#),
+    ("Envelope", r#"{"type":"verified","response":{"verdicts":[{"frame":{"provider_id":"p","frame_id":"f"},"status":1,"replacement_digest":"d"}]}}"#),
+    ("Envelope", r#"{"type":"verified","response":{"verdicts":[{"frame":{"provider_id":"p","frame_id":"f"},"status":4}]}}"#),
+    ("Envelope", r#"{"type":"verified","response":{"verdicts":[{"frame":{"provider_id":"p","frame_id":"f"},"status":"valid","replacement_digest":5}]}}"#),
+    ("Envelope", r#"{"type":"verified","response":{"verdicts":[{"frame":{"provider_id":"p","frame_id":"f"},"status":"stale","replacement_digest":5}]}}"#),
+    ("Envelope", r#"{"type":"verified","response":{"verdicts":[{"frame":{"provider_id":"p","frame_id":"f"},"status":"stale","status":"stale"}]}}"#),
+    ("Envelope", r#"{"type":"verified","response":{"verdicts":[[{"provider_id":"p","frame_id":"f"},"valid"]]}}"#),
+    ("Envelope", r#"{"type":"verified","response":{"verdicts":[{"frame":["p","f"],"status":"gone","x":[1,2]}]}}"#),
+    ("Envelope", r#"{"type":"frames","result":{"frames":[{"id":"a","kind":"DOC","title":"t","score":1,"token_cost":0,"representation":"full"}],"truncated":false}}"#),
+    ("Envelope", r#"{"type":"frames","result":{"frames":[{"id":"a","kind":{"doc":null},"title":"t","score":1,"token_cost":0}],"truncated":false}}"#),
+    ("Envelope", r#"{"type":"frames","result":{"frames":[{"id":"a","kind":"doc","title":"t","score":null,"token_cost":0}],"truncated":false}}"#),
+    ("Envelope", r#"{"type":"frames","result":{"frames":[],"truncated":false,"frame_attestations":[{"frame":{"provider_id":"p","frame_id":"f"},"inclusion_proof":{"leaf_index":18446744073709551615,"leaf_count":0,"path":[]}}]}}"#),
+    ("Envelope", r#"{"type":"frames","result":{"frames":[],"truncated":false,"frame_attestations":[{"frame":{"provider_id":"p","frame_id":"f"},"inclusion_proof":{"leaf_index":18446744073709551616,"leaf_count":0,"path":[]}}]}}"#),
+    ("Envelope", r#"{"type":"handshake_ack","protocol_version":"v","provider":{"name":"n","version":"1","data_flow":{"egress_scopes":["LOCAL-ONLY","local-only"]}},"capabilities":{"query":{},"representations":["full"]},"attester_keys":[]}"#),
+    ("FrameVerdict", r#"{"frame":{"provider_id":"p","frame_id":"f"},"status":3}"#),
+    ("Envelope", r#"["handshake_ack","v",["n","1",[]],[]]"#),
+    ("Envelope", r#"["handshake_ack","v",["n","1",[false,true,false,["x:y"]]],[["k"],true]]"#),
+    ("Envelope", r#"["frames",null,[[],false]]"#),
+    ("Envelope", r#"["frames","i",[[],false,7,[],null,1]]"#),
+    ("Envelope", r#"["query","i",["g",null,[1.5],["doc","x"],["a"],1,2,"t",["compact"]]]"#),
+    ("Envelope", r#"["verified",[[{"frame":["p","f"],"status":0}]]]"#),
+    ("Envelope", r#"["verify",[[["p","f","d"]]]]"#),
+    ("Envelope", r#"["verify",[[["p"]]]]"#),
+    ("Envelope", r#"["frames",null,[[["a","doc","t"]],false]]"#),
+    ("Envelope", r#"["frames",null,[[["a","doc","t",null,null,null,"full",null,null,null,null,null,null,0.5,1]],false]]"#),
+    ("Envelope", r#"["frames",null,[[["a","doc","t",null,null,null,{"reference":null},"exact",null,null,null,null,null,0.5,1]],false]]"#),
+    ("Envelope", r#"{"type":"frames","result":{"frames":[{"id":"a","kind":"doc","title":"t","score":0.5,"token_cost":1,"provenance":[["file","u","r","d","m","b"]],"relations":[["r","t","d"]],"embedding":["f",[1,2]],"content_ref":["p","u"],"transform":["m","i","v"]}],"truncated":true}}"#),
+    ("FrameId", r#"["p","f",null]"#),
+    ("Representation", r#"{"reference":null}"#),
+    ("FrameKind", r#""graph""#),
+];
+
+/// The Python side of the API: known vocabulary values are enum members,
+/// unknown ones strings; `encode_line` refuses a bool for an integer, a str for
+/// an enum, a float for an integer, a non-finite f32, a missing member, a
+/// record of the wrong type, naming the pointer.
+#[test]
+fn the_package_types_known_values_and_refuses_to_write_ill_typed_values() {
+    let printed = python_package::run_script("cgp_types_api.py")
+        .unwrap_or_else(|problem| panic!("{problem}"));
+    let checks: usize = printed.trim().parse().expect("the script prints its count");
+    assert!(checks >= 20, "only {checks} checks ran");
+}
+
+/// An f32 beyond the binary32 range decodes to infinity, which the reference
+/// encoder writes as `null` (a line no decoder reads back); the package
+/// refuses to write it, as our own encoder does.
+#[test]
+fn an_infinite_f32_is_refused_on_encoding_as_our_encoder_refuses_it() {
+    let line =
+        r#"{"type":"query","query":{"goal":"g","max_frames":1,"max_tokens":1,"embedding":[1e39]}}"#;
+    let cases = [("Envelope".to_owned(), line.to_owned())];
+    let python = python_package::round_trips(&cases).unwrap_or_else(|problem| panic!("{problem}"));
+    assert!(
+        reference("Envelope", line)
+            .expect("known")
+            .is_ok_and(|text| text.contains("[null]"))
+    );
+    assert!(
+        spec_tests::hand_written("Envelope", line)
+            .expect("known")
+            .is_err()
+    );
+    let message = python[0]
+        .as_ref()
+        .expect_err("cgp_types refuses to write infinity");
+    assert!(message.contains("/query/embedding/0"), "{message}");
+}
+
+#[test]
+fn edge_texts_get_the_reference_verdict_and_bytes() {
+    let mut cases: Vec<(String, String, String)> = EDGES
+        .iter()
+        .enumerate()
+        .map(|(index, (target, text))| {
+            (
+                format!("edge {index}"),
+                (*target).to_owned(),
+                (*text).to_owned(),
+            )
+        })
+        .collect();
+    for depth in [126, 127, 128, 200] {
+        let nested = format!("{}{}", "[".repeat(depth - 1), "]".repeat(depth - 1));
+        cases.push((
+            format!("nesting {depth}"),
+            "Envelope".into(),
+            format!(r#"{{"type":"shutdown","x":{nested}}}"#),
+        ));
+    }
+    let accepted = cases
+        .iter()
+        .filter(|(_, target, text)| reference(target, text).is_some_and(|outcome| outcome.is_ok()))
+        .count();
+    assert!(
+        accepted >= 15 && cases.len() - accepted >= 15,
+        "the edges should hold both verdicts: {accepted} of {} accepted",
+        cases.len()
+    );
+    let failures = compare(cases);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
