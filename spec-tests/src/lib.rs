@@ -8,6 +8,7 @@
 pub mod bench;
 pub mod peers;
 pub mod transcript;
+pub mod typescript;
 
 use cgp_schema::corpus::{self, Example};
 use cgp_schema::{Bundle, Profile, SchemaSet};

@@ -5,6 +5,8 @@
 //!
 //! - `validators`: Python `jsonschema` and Node Ajv, installed with `pip` and
 //!   `npm` ([`ensure_installed`]);
+//! - `typescript`: the TypeScript compiler that builds `generated/typescript`,
+//!   and json-schema-to-typescript, installed with `npm` ([`ensure_typescript`]);
 //! - `contextgraph-conformance`: the reference provider
 //!   `contextgraph-example-docs`, installed with `cargo install`
 //!   ([`ensure_reference_provider`]).
@@ -19,6 +21,8 @@ use std::process::Command;
 pub const PYTHON_JSONSCHEMA: &str = "jsonschema==4.26.0";
 /// The pinned Node validator.
 pub const NODE_AJV: &str = "ajv@8.20.0";
+/// The pinned JSON Schema to TypeScript generator.
+pub const NODE_JSON_SCHEMA_TO_TYPESCRIPT: &str = "json-schema-to-typescript@16.0.0";
 /// The pinned crate holding the reference provider.
 pub const REFERENCE_CONFORMANCE: &str = "contextgraph-conformance";
 /// Its version.
@@ -80,6 +84,33 @@ pub fn ensure_installed() -> Result<PathBuf, String> {
             ]
         },
     )
+}
+
+/// Installs the pinned TypeScript compiler and json-schema-to-typescript
+/// unless they are there already; returns their `node_modules` directory.
+pub fn ensure_typescript() -> Result<PathBuf, String> {
+    // The compiler the generated package's `devDependencies` pin.
+    let compiler = format!("typescript@{}", cgp_codegen::typescript::TYPESCRIPT_VERSION);
+    let base = install(
+        "typescript",
+        &format!("{compiler}\n{NODE_JSON_SCHEMA_TO_TYPESCRIPT}\n"),
+        |scratch| {
+            vec![(
+                "npm".into(),
+                vec![
+                    "install".into(),
+                    "--silent".into(),
+                    "--no-audit".into(),
+                    "--no-fund".into(),
+                    "--prefix".into(),
+                    scratch.join("node").display().to_string(),
+                    compiler.clone(),
+                    NODE_JSON_SCHEMA_TO_TYPESCRIPT.into(),
+                ],
+            )]
+        },
+    )?;
+    Ok(node_path(&base))
 }
 
 /// Installs the pinned reference provider with `cargo install --locked` unless
