@@ -11,6 +11,7 @@ use cgp_schema::{Profile, Validator};
 use cgp_types::*;
 use proptest::collection::vec;
 use proptest::prelude::*;
+use proptest::strategy::ValueTree;
 use spec_tests::{bundle, hand_written, same_value};
 use std::sync::OnceLock;
 use support::generated;
@@ -502,4 +503,99 @@ fn check_one(envelope: Envelope) -> Result<(), TestCaseError> {
         Err(error) => prop_assert!(false, "generated types reject {}: {}", line, error),
     }
     Ok(())
+}
+
+/// A byte-level change to a canonical line, picked by `seed`: most give a line
+/// the reference rejects, some one it reads differently.
+fn mutate(line: &str, seed: u64) -> String {
+    const PIECES: [&str; 16] = [
+        "\"", ",", "}", "]", "{", "[", "1", ".0", "e5", "-", "\\", " ", "null", "\\u0000", "0", ":",
+    ];
+    let chars: Vec<char> = line.chars().collect();
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let mut next = |bound: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % bound.max(1) as u64) as usize
+    };
+    let at = next(chars.len());
+    let piece = PIECES[next(PIECES.len())];
+    let (head, tail) = chars.split_at(at);
+    let head: String = head.iter().collect();
+    let tail: String = tail.iter().collect();
+    match next(4) {
+        0 => format!("{head}{}", tail.chars().skip(1).collect::<String>()),
+        1 => format!("{head}{piece}{tail}"),
+        2 => format!("{head}{piece}{}", tail.chars().skip(1).collect::<String>()),
+        // The first member again: a duplicate when it is a named one.
+        _ => match line.find(',') {
+            Some(comma) => format!("{},{}", &line[..comma], &line[1..]),
+            None => head,
+        },
+    }
+}
+
+/// How many generated envelopes go through the TypeScript package per run; each
+/// also goes through once mutated.
+const TYPESCRIPT_CASES: u32 = 10_000;
+
+/// Generated envelopes and mutations of them, through the generated TypeScript
+/// package under node in one batch: the reference decoder's verdict on every
+/// line, and byte-identical re-encoding of every line it accepts.
+#[test]
+fn generated_typescript_package_agrees_with_the_reference_on_generated_and_mutated_lines() {
+    let worker = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(|| {
+            let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+                failure_persistence: None,
+                ..ProptestConfig::default()
+            });
+            let strategy = envelope();
+            let mut lines = Vec::new();
+            for case in 0..TYPESCRIPT_CASES {
+                let tree = strategy.new_tree(&mut runner).expect("a value");
+                let line = encode_line(&tree.current()).expect("finite values always encode");
+                let line = line.trim_end().to_owned();
+                lines.push(mutate(&line, u64::from(case)));
+                lines.push(line);
+            }
+            lines
+        })
+        .expect("spawn the generator");
+    let lines = worker.join().expect("the generator panicked");
+    let outcomes =
+        spec_tests::typescript::decode_lines(&lines).unwrap_or_else(|error| panic!("{error}"));
+    let mut failures = Vec::new();
+    let mut rejected = 0;
+    for (line, theirs) in lines.iter().zip(&outcomes) {
+        let reference = support::reference("Envelope", line).expect("known target");
+        match (&reference, theirs) {
+            (Ok(a), Ok(b)) if a == b => {}
+            (Err(_), Err(_)) => rejected += 1,
+            _ => failures.push(format!(
+                "{line}\n  reference:  {reference:?}\n  typescript: {theirs:?}"
+            )),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} lines differ:\n{}",
+        failures.len(),
+        lines.len(),
+        failures
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(
+        rejected > lines.len() / 4,
+        "only {rejected} of {} lines rejected: the mutations do not bite",
+        lines.len()
+    );
 }

@@ -9,9 +9,9 @@
 //! reads a schema keyword, only the model.
 
 use crate::rust::COMMAND;
+use cgp_schema::ProtocolVersion;
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
 use cgp_schema::model::{Emit, Member, ObjectShape, Protocol, Shape, UnknownMembers};
-use cgp_schema::ProtocolVersion;
 use minijinja::Environment;
 use minijinja::value::Serde;
 use serde::Serialize;
@@ -224,12 +224,13 @@ pub fn generate(
         .build()
         .map_err(|error| problem(format!("template syntax: {error}")))?;
     environment.set_syntax(syntax);
-    environment.add_filter("json", |value: String| {
-        Value::String(value).to_string()
-    });
+    environment.add_filter("json", |value: String| Value::String(value).to_string());
     let mut files = BTreeMap::new();
     for (path, source) in TEMPLATES {
-        let shown = format!("{TEMPLATE_DIR}/{}.j2", path.rsplit('/').next().unwrap_or(path));
+        let shown = format!(
+            "{TEMPLATE_DIR}/{}.j2",
+            path.rsplit('/').next().unwrap_or(path)
+        );
         let rendered = environment
             .template_from_str(source)
             .and_then(|template| template.render(Serde(&context)))
@@ -440,7 +441,9 @@ fn descriptor(shape: &Shape, named: bool) -> Result<Value, String> {
 /// The members of an object, in the order the canonical encoder writes them.
 fn members_descriptor(object: &ObjectShape) -> Result<Value, String> {
     if object.unknown_members == UnknownMembers::Rejected {
-        return Err("an object that rejects unknown members (the reference decoder ignores them)".into());
+        return Err(
+            "an object that rejects unknown members (the reference decoder ignores them)".into(),
+        );
     }
     let members = object
         .members

@@ -20,8 +20,8 @@ interface Decimal {
   readonly exponent: number;
 }
 
-function decimalOf(significand: bigint, power: number): Decimal {
-  let digits = significand.toString();
+function decimalOf(significand: number | string, power: number): Decimal {
+  let digits = String(significand);
   let trailing = 0;
   while (digits.length > 1 && digits.endsWith("0")) {
     digits = digits.slice(0, -1);
@@ -30,39 +30,64 @@ function decimalOf(significand: bigint, power: number): Decimal {
   return { digits, exponent: power + trailing + digits.length - 1 };
 }
 
+/** `value` to `precision` significant digits, correctly rounded (an exact
+ * tie goes to the larger): `significand × 10^scale`. */
+function rounded(value: number, precision: number): { significand: number; scale: number } {
+  const text = value.toExponential(precision - 1);
+  const e = text.indexOf("e");
+  return {
+    significand: Number(text.slice(0, e).replace(".", "")),
+    scale: Number(text.slice(e + 1)) - (precision - 1),
+  };
+}
+
+function readsBack(significand: number, scale: number, value: number): boolean {
+  return significand > 0 && Math.fround(Number(`${significand}e${scale}`)) === value;
+}
+
+/** Whether `value` lies exactly halfway between two `precision`-digit decimals. */
+function isTie(value: number, precision: number): boolean {
+  const longer = value.toExponential(precision + 12);
+  const e = longer.indexOf("e");
+  const digits = longer.slice(0, e).replace(".", "");
+  return digits[precision] === "5" && /^0*$/.test(digits.slice(precision + 1));
+}
+
 /** The shortest decimal that reads back (through an f64, as the reference
- * decoder reads it) as the `f32` `value`; among several, the closest. */
+ * decoder reads it) as the `f32` `value`; of two, the closer; of two as close,
+ * the one with an even last digit. */
 function shortestF32(value: number): Decimal {
-  for (let precision = 1; precision <= 9; precision += 1) {
-    const [mantissa = "0", power = "0"] = value.toExponential(precision - 1).split("e");
-    const nearest = BigInt(mantissa.replace(".", ""));
-    const scale = Number(power) - (precision - 1);
-    let best: { decimal: Decimal; distance: number } | undefined;
-    for (const significand of [nearest - 1n, nearest, nearest + 1n]) {
-      if (significand <= 0n) {
-        continue;
-      }
-      const candidate = Number(`${significand}e${scale}`);
-      if (Math.fround(candidate) !== value) {
-        continue;
-      }
-      const distance = Math.abs(candidate - value);
-      if (best === undefined || distance < best.distance) {
-        best = { decimal: decimalOf(significand, scale), distance };
-      }
-    }
-    if (best !== undefined) {
-      return best.decimal;
+  // The fewest digits at which the correctly rounded decimal reads back.
+  let low = 1;
+  let high = 9;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    const { significand, scale } = rounded(value, middle);
+    if (readsBack(significand, scale, value)) {
+      high = middle;
+    } else {
+      low = middle + 1;
     }
   }
-  return shortestF64(value);
+  // One digit fewer may still do, with the other neighbour of the rounded value.
+  if (low > 1) {
+    const { significand, scale } = rounded(value, low - 1);
+    for (const neighbour of [significand - 1, significand + 1]) {
+      if (readsBack(neighbour, scale, value)) return decimalOf(neighbour, scale);
+    }
+  }
+  const { significand, scale } = rounded(value, low);
+  if (significand % 2 === 1 && isTie(value, low) && readsBack(significand - 1, scale, value)) {
+    return decimalOf(significand - 1, scale);
+  }
+  return decimalOf(significand, scale);
 }
 
 /** The shortest decimal that reads back as the `f64` `value`. */
 function shortestF64(value: number): Decimal {
   const [mantissa = "0", power = "0"] = value.toExponential().split("e");
   const digits = mantissa.replace(".", "");
-  return decimalOf(BigInt(digits), Number(power) - (digits.length - 1));
+  return decimalOf(digits, Number(power) - (digits.length - 1));
 }
 
 function layout({ digits, exponent }: Decimal, plain: { low: number; high: number }): string {
