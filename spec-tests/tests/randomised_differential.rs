@@ -599,3 +599,57 @@ fn generated_typescript_package_agrees_with_the_reference_on_generated_and_mutat
         lines.len()
     );
 }
+
+/// Every `f32` the TypeScript package writes is spelled as the reference
+/// encoder spells it: 100,000 random bit patterns and values halfway between
+/// two shortest spellings, as `embedding` items of query lines.
+#[test]
+fn generated_typescript_package_spells_every_f32_like_the_reference_encoder() {
+    let mut values = Vec::new();
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    while values.len() < 100_000 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let value = f32::from_bits((state >> 32) as u32);
+        if value.is_finite() {
+            values.push(value);
+        }
+    }
+    for whole in [1u32, 7, 123, 4567, 26796, 324546, 1162792, 3772544, 8388607] {
+        for eighths in 1..8 {
+            let value = f64::from(whole) + f64::from(eighths) / 8.0;
+            for scale in [1.0, 0.5, 2.0, 1e-3, 1e3] {
+                values.push((value * scale) as f32);
+            }
+        }
+    }
+    let lines: Vec<String> = values
+        .chunks(1000)
+        .map(|chunk| {
+            let items: Vec<String> = chunk.iter().map(|value| format!("{value:e}")).collect();
+            format!(
+                r#"{{"type":"query","query":{{"goal":"g","embedding":[{}],"max_frames":0,"max_tokens":0}}}}"#,
+                items.join(",")
+            )
+        })
+        .collect();
+    let outcomes =
+        spec_tests::typescript::decode_lines(&lines).unwrap_or_else(|error| panic!("{error}"));
+    for (line, theirs) in lines.iter().zip(&outcomes) {
+        let reference = support::reference("Envelope", line).expect("known target");
+        let (Ok(expected), Ok(actual)) = (&reference, theirs) else {
+            panic!("{line}\n  reference:  {reference:?}\n  typescript: {theirs:?}");
+        };
+        if expected != actual {
+            let differing: Vec<String> = expected
+                .split(',')
+                .zip(actual.split(','))
+                .filter(|(a, b)| a != b)
+                .take(10)
+                .map(|(a, b)| format!("reference {a}, typescript {b}"))
+                .collect();
+            panic!("f32 spellings differ: {}", differing.join("; "));
+        }
+    }
+}
