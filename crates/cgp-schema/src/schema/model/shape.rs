@@ -486,6 +486,16 @@ impl Reader<'_> {
         pointer: &str,
         used: &mut Vec<&'m str>,
     ) -> Shape {
+        if let Some(all) = take(map, used, "allOf") {
+            // The bundler writes an annotated `$ref` as `allOf: [{"$ref": …}]`.
+            return match all.as_array().map(Vec::as_slice) {
+                Some([only]) => {
+                    let inner = self.shape(only, &format!("{pointer}/allOf/0"));
+                    self.excluding(inner, map, used)
+                }
+                _ => Shape::Unsupported("`allOf` of other than one schema".into()),
+            };
+        }
         if let Some(reference) = take(map, used, "$ref") {
             let Some(name) = reference.as_str().and_then(definition_name) else {
                 return Shape::Unsupported(format!("`$ref` {reference} is not `#/$defs/<Name>`"));
