@@ -5,9 +5,7 @@
 //! depends on this library, xtask included, needs the generated code to build),
 //! and their halves of each comparison live in `tests/support`.
 
-pub mod bench;
 pub mod peers;
-pub mod transcript;
 pub mod typescript;
 
 use cgp_schema::corpus::{self, Example};

@@ -14,7 +14,7 @@
 //! - `cargo xtask peers`: install the other-language validators the tests compare
 //!   against (Python `jsonschema`, Node Ajv) under `target/peers`.
 //! - `cargo xtask bench`: build `cgp` in release, then run the throughput bench
-//!   (`spec-tests/benches/throughput.rs`), which measures, prints the table and
+//!   (`crates/cgp-bench/benches/throughput.rs`), which measures, prints the table and
 //!   writes `BENCHMARKS.md`. This binary is what it times codegen and check with.
 
 use cgp_codegen::output::{self, Drift, RealFileSystem};
@@ -103,7 +103,7 @@ fn main() -> ExitCode {
 }
 
 /// `cargo xtask bench`: orchestration only. The measuring lives in
-/// `spec_tests::bench`, run by the `throughput` bench target, which has the
+/// `cgp_bench`, run by the `throughput` bench target, which has the
 /// reference crates (dev-dependencies) and a release build.
 fn bench(root: &std::path::Path, options: &[(&str, String)], out: &str) -> ExitCode {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
@@ -126,7 +126,7 @@ fn bench(root: &std::path::Path, options: &[(&str, String)], out: &str) -> ExitC
             "bench",
             "--quiet",
             "-p",
-            "spec-tests",
+            "cgp-bench",
             "--bench",
             "throughput",
             "--",
@@ -491,28 +491,16 @@ fn set_version(root: &std::path::Path, version: &str) -> ExitCode {
         Ok(version) => version,
         Err(error) => return fail(&error),
     };
-    let schema_dir = root.join(cgp_codegen::plan::SCHEMA_DIR);
-    let sources =
-        match cgp_schema::source::read_schema_dir(&schema_dir, cgp_codegen::plan::SCHEMA_DIR) {
-            Ok(sources) => sources,
-            Err(problems) => return fail(&problems),
-        };
-    let changed = match cgp_schema::release::set_version(&sources, &version) {
-        Ok(changed) => changed,
+    let written = match cgp_codegen::release::set_version(root, &version) {
+        Ok(written) => written,
         Err(problem) => return fail(&problem),
     };
-    for (path, text) in &changed {
-        if let Err(error) = std::fs::write(schema_dir.join(path), text) {
-            return fail(&format!(
-                "{}/{path}: cannot write: {error}",
-                cgp_codegen::plan::SCHEMA_DIR
-            ));
-        }
-        println!("wrote   {}/{path}", cgp_codegen::plan::SCHEMA_DIR);
+    for path in &written {
+        println!("wrote   {path}");
     }
     println!(
         "schema/ declares {version} ({} files changed); run `cargo xtask codegen`, then `cargo xtask check`",
-        changed.len()
+        written.len()
     );
     ExitCode::SUCCESS
 }

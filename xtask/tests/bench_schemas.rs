@@ -1,7 +1,7 @@
 //! The schema half of `cargo xtask bench` on this binary: codegen and check on
 //! the real tree and on a synthetic one twice its size. No timing is judged.
 
-use spec_tests::bench;
+use cgp_bench as bench;
 
 #[test]
 fn codegen_and_check_run_on_the_real_and_a_scaled_schema() {

@@ -3,7 +3,8 @@
 use crate::exit::Exit;
 use crate::github::{Annotation, Level};
 use crate::render::Format;
-use cgp_schema::classify::{self, Bump, Comparison};
+use cgp_schema::classify::{self, Bump, Comparison, Location};
+use serde_json::{Value, json};
 use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -39,9 +40,9 @@ pub fn run(old: &Path, new: &Path, format: Format, fail_on: Option<FailOn>) -> E
     };
     let comparison = classify::classify(&old, &new);
     let text = match format {
-        Format::Human => comparison.to_human(),
+        Format::Human => human(&comparison),
         Format::Json => {
-            let mut text = serde_json::to_string_pretty(&comparison.to_json()).unwrap_or_default();
+            let mut text = serde_json::to_string_pretty(&json(&comparison)).unwrap_or_default();
             text.push('\n');
             text
         }
@@ -63,6 +64,54 @@ pub fn run(old: &Path, new: &Path, format: Format, fail_on: Option<FailOn>) -> E
         }
         _ => ExitCode::from(Exit::Valid),
     }
+}
+
+/// One line per change, `file:line: RULE /pointer (directions) requires a
+/// major bump: message`, then a summary line.
+fn human(comparison: &Comparison) -> String {
+    let mut out = String::new();
+    for change in &comparison.changes {
+        out.push_str(&change.to_string());
+        out.push('\n');
+    }
+    match comparison.changes.len() {
+        0 => out.push_str("no changes\n"),
+        count => out.push_str(&format!(
+            "{count} change{}; required bump: {}\n",
+            if count == 1 { "" } else { "s" },
+            comparison.required_bump
+        )),
+    }
+    out
+}
+
+/// The comparison as JSON: `{"required_bump": "none|minor|major", "changes":
+/// [{"rule", "pointer", "old", "new", "directions", "required_bump",
+/// "message"}]}`, with `old` and `new` as `"file:line"` strings or `null`.
+fn json(comparison: &Comparison) -> Value {
+    let location = |location: &Option<Location>| match location {
+        Some(location) => Value::String(location.to_string()),
+        None => Value::Null,
+    };
+    let changes: Vec<Value> = comparison
+        .changes
+        .iter()
+        .map(|change| {
+            json!({
+                "rule": change.rule.id(),
+                "pointer": change.pointer,
+                "old": location(&change.old),
+                "new": location(&change.new),
+                "directions": change.directions.iter().map(|d| d.as_str()).collect::<Vec<_>>(),
+                "required_bump": change.required_bump.as_str(),
+                "message": change.message,
+            })
+        })
+        .collect();
+    json!({
+        "required_bump": comparison.required_bump.as_str(),
+        "changes": changes,
+    })
 }
 
 /// One annotation per change: `::error` for a major bump, `::warning` for a

@@ -117,7 +117,7 @@ enum Command {
         env: Vec<(OsString, OsString)>,
         /// Check the provider at this HTTP endpoint instead: one POST per
         /// envelope. Plain http:// to a loopback host only (localhost,
-        /// 127.0.0.0/8, [::1]); https:// is not supported yet.
+        /// 127.0.0.0/8 or the IPv6 loopback ::1); https:// is not supported yet.
         #[arg(long, value_name = "URL", conflicts_with = "command")]
         http: Option<String>,
         /// Send the token in the environment variable NAME as `Authorization:

@@ -1,12 +1,12 @@
 //! The `cgp validate` half of `cargo xtask bench`, on this binary and a small
 //! transcript: every line passes with one job and with two. No timing is judged.
 
-use spec_tests::bench::{self, Corpus};
+use cgp_bench::{self as bench, Corpus};
 
 #[test]
 fn the_bench_times_cgp_validate_with_one_and_two_jobs() {
     let mut text = Vec::new();
-    spec_tests::transcript::write(&mut text, 300_000, 5).expect("transcript");
+    cgp_bench::transcript::write(&mut text, 300_000, 5).expect("transcript");
     let path = std::env::temp_dir().join(format!("cgp-bench-cli-{}.ndjson", std::process::id()));
     std::fs::write(&path, &text).expect("write transcript");
     let corpus = Corpus::new(text);

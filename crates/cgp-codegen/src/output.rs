@@ -1,7 +1,7 @@
 //! The one writer of `generated/` and the embedded copies ([`OWNED_DIRS`]),
 //! and the comparison `check` runs instead.
 //!
-//! [`write`] updates only files whose bytes change, each through a temporary file
+//! [`write()`] updates only files whose bytes change, each through a temporary file
 //! in the same directory that is renamed over the old one, so an interrupted run
 //! leaves every file either old or new, never half-written. All temporary files
 //! are written before the first rename: a failure while writing (a full disk, a
@@ -208,79 +208,21 @@ pub fn write(
     file_system: &dyn FileSystem,
 ) -> Result<WriteReport, Diagnostic> {
     let drifts = compare(root, files, foreign)?;
+    let changed: BTreeMap<&str, &str> = drifts
+        .iter()
+        .filter_map(|drift| match drift {
+            Drift::Missing(path) | Drift::Changed { path, .. } => files
+                .get(path)
+                .map(|contents| (path.as_str(), contents.as_str())),
+            Drift::Extra(_) => None,
+        })
+        .collect();
+    let written = replace(root, &changed, file_system)?;
     let mut report = WriteReport {
-        unchanged: files.len(),
+        unchanged: files.len() - written.len(),
+        written,
         ..WriteReport::default()
     };
-    let mut staged: Vec<(PathBuf, PathBuf, String)> = Vec::new();
-    let cleanup = |staged: &[(PathBuf, PathBuf, String)]| {
-        for (temporary, _, _) in staged {
-            let _ = file_system.remove(temporary);
-        }
-    };
-    for drift in &drifts {
-        let (Drift::Missing(path) | Drift::Changed { path, .. }) = drift else {
-            continue;
-        };
-        let Some(contents) = files.get(path) else {
-            continue;
-        };
-        if let Some(link) = linked_directory(root, path) {
-            cleanup(&staged);
-            return Err(Diagnostic::file(
-                path.clone(),
-                format!(
-                    "cannot write: {link} is a symbolic link, and codegen writes only inside generated/, never through a link; nothing was changed"
-                ),
-            ));
-        }
-        let target = root.join(path);
-        let directory = target
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| root.to_path_buf());
-        if let Err(error) = file_system.create_dir_all(&directory) {
-            cleanup(&staged);
-            return Err(Diagnostic::file(
-                path.clone(),
-                format!("cannot create its directory: {error}; nothing was changed"),
-            ));
-        }
-        let name = target
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let temporary = directory.join(format!(".{name}.tmp-{}", std::process::id()));
-        if let Err(error) = file_system.write(&temporary, contents.as_bytes()) {
-            let _ = file_system.remove(&temporary);
-            cleanup(&staged);
-            return Err(Diagnostic::file(
-                path.clone(),
-                format!("cannot write: {error}; nothing was changed"),
-            ));
-        }
-        staged.push((temporary, target, path.clone()));
-    }
-    for (index, (temporary, target, path)) in staged.iter().enumerate() {
-        if let Err(error) = file_system.rename(temporary, target) {
-            let (done, left) = staged.split_at(index.min(staged.len()));
-            cleanup(left);
-            let done = done.iter().map(|(_, _, p)| p.as_str()).collect::<Vec<_>>();
-            let done = if done.is_empty() {
-                "none".to_owned()
-            } else {
-                done.join(", ")
-            };
-            return Err(Diagnostic::file(
-                path.clone(),
-                format!(
-                    "cannot replace: {error}; this file and the ones after it keep their previous contents (already updated: {done})"
-                ),
-            ));
-        }
-        report.written.push(path.clone());
-        report.unchanged -= 1;
-    }
     for drift in &drifts {
         if let Drift::Extra(path) = drift {
             file_system.remove(&root.join(path)).map_err(|error| {
@@ -293,6 +235,81 @@ pub fn write(
         }
     }
     Ok(report)
+}
+
+/// Replaces each file of `files` (repository-relative path to contents) under
+/// `root`: every new version is written to a temporary file beside its target
+/// before the first rename, so a failure while writing changes nothing, and each
+/// rename swaps one whole file. No write goes through a symbolically linked
+/// directory. Returns the paths replaced, in order.
+pub fn replace(
+    root: &Path,
+    files: &BTreeMap<&str, &str>,
+    file_system: &dyn FileSystem,
+) -> Result<Vec<String>, Diagnostic> {
+    let mut staged: Vec<(PathBuf, PathBuf, String)> = Vec::new();
+    let cleanup = |staged: &[(PathBuf, PathBuf, String)]| {
+        for (temporary, _, _) in staged {
+            let _ = file_system.remove(temporary);
+        }
+    };
+    for (&path, &contents) in files {
+        if let Some(link) = linked_directory(root, path) {
+            cleanup(&staged);
+            return Err(Diagnostic::file(
+                path,
+                format!(
+                    "cannot write: {link} is a symbolic link, and nothing is ever written through a link; nothing was changed"
+                ),
+            ));
+        }
+        let target = root.join(path);
+        let directory = target
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| root.to_path_buf());
+        if let Err(error) = file_system.create_dir_all(&directory) {
+            cleanup(&staged);
+            return Err(Diagnostic::file(
+                path,
+                format!("cannot create its directory: {error}; nothing was changed"),
+            ));
+        }
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let temporary = directory.join(format!(".{name}.tmp-{}", std::process::id()));
+        if let Err(error) = file_system.write(&temporary, contents.as_bytes()) {
+            let _ = file_system.remove(&temporary);
+            cleanup(&staged);
+            return Err(Diagnostic::file(
+                path,
+                format!("cannot write: {error}; nothing was changed"),
+            ));
+        }
+        staged.push((temporary, target, path.to_owned()));
+    }
+    let mut replaced = Vec::with_capacity(staged.len());
+    for (index, (temporary, target, path)) in staged.iter().enumerate() {
+        if let Err(error) = file_system.rename(temporary, target) {
+            let (_, left) = staged.split_at(index.min(staged.len()));
+            cleanup(left);
+            let done = if replaced.is_empty() {
+                "none".to_owned()
+            } else {
+                replaced.join(", ")
+            };
+            return Err(Diagnostic::file(
+                path.clone(),
+                format!(
+                    "cannot replace: {error}; this file and the ones after it keep their previous contents (already updated: {done})"
+                ),
+            ));
+        }
+        replaced.push(path.clone());
+    }
+    Ok(replaced)
 }
 
 /// A short line diff: up to three hunks of changed lines (at most eight lines a

@@ -5,7 +5,7 @@
 //! module only knows where the files are. Codegen never owns a released bundle of
 //! another version (it is passed to the writer as foreign, so it survives a
 //! version bump), and never overwrites a frozen file with other bytes: only
-//! [`reissue`], run by `cargo xtask release`, does, once the verdicts are shown
+//! [`reissue()`], run by `cargo xtask release`, does, once the verdicts are shown
 //! to be the same.
 
 use crate::plan::{self, Generation};
@@ -71,6 +71,26 @@ pub fn frozen_problems(root: &Path, generation: &Generation) -> Vec<String> {
     }
     problems.extend(overwrites(manifest, &generation.files));
     problems
+}
+
+/// `set-version`: makes `schema/` declare `version`, rewriting only the files
+/// the version owns ([`cgp_schema::release::set_version`]), all of them through
+/// the atomic writer ([`crate::output::replace`]). Returns the files rewritten.
+pub fn set_version(root: &Path, version: &ProtocolVersion) -> Result<Vec<String>, String> {
+    let sources =
+        cgp_schema::source::read_schema_dir(&root.join(plan::SCHEMA_DIR), plan::SCHEMA_DIR)
+            .map_err(|problems| problems.to_string())?;
+    let changed = release::set_version(&sources, version)?;
+    let owned: BTreeMap<String, &str> = changed
+        .iter()
+        .map(|(path, text)| (format!("{}/{path}", plan::SCHEMA_DIR), text.as_str()))
+        .collect();
+    let files = owned
+        .iter()
+        .map(|(path, text)| (path.as_str(), *text))
+        .collect();
+    crate::output::replace(root, &files, &crate::output::RealFileSystem)
+        .map_err(|problem| problem.to_string())
 }
 
 /// The drift gate: the latest release's published interop bundle against the

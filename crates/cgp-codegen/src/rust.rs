@@ -4,8 +4,8 @@
 //! typify derives the *shape* of every type from the bundle: a `#[serde(tag =
 //! "type")]` envelope enum, structs, closed enums, and open vocabularies that keep
 //! unknown strings. Two things a JSON Schema cannot tell typify are applied
-//! afterwards, from the bundle's own annotations, by [`apply_wire_order`] and
-//! [`apply_emit_rules`]:
+//! afterwards, from the bundle's own annotations, by `apply_wire_order` and
+//! `apply_emit_rules`:
 //!
 //! - member order: struct fields follow the schema's `properties` order (typify
 //!   sorts them alphabetically), so encoding writes members in wire order;

@@ -367,3 +367,38 @@ fn a_schema_the_protocol_model_cannot_describe_is_named_with_its_position() {
         "{error}"
     );
 }
+
+/// `set-version` rewrites schema files through the same writer: a failure
+/// while staging the second file leaves both files as they were, and no
+/// temporary file behind.
+#[test]
+fn replace_changes_nothing_when_a_write_fails() {
+    let tree = Tree::new("replace-fails");
+    let first = "schema/envelope.schema.json";
+    let second = "schema/types/transform.schema.json";
+    let before = (tree.read(first), tree.read(second));
+    let files = BTreeMap::from([(first, "{}\n"), (second, "{}\n")]);
+    let failing = Failing {
+        fail_on: "write",
+        after: 1,
+        seen: Cell::new(0),
+    };
+    let problem = output::replace(&tree.0, &files, &failing).expect_err("the write fails");
+    assert!(
+        problem.to_string().contains("injected failure")
+            && problem.to_string().contains("nothing was changed"),
+        "{problem}"
+    );
+    assert_eq!((tree.read(first), tree.read(second)), before);
+    for directory in ["schema", "schema/types"] {
+        let leftovers: Vec<_> = std::fs::read_dir(tree.0.join(directory))
+            .expect("list")
+            .filter_map(Result::ok)
+            .filter(|entry| entry.file_name().to_string_lossy().contains(".tmp-"))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+    }
+    let written = output::replace(&tree.0, &files, &RealFileSystem).expect("replace");
+    assert_eq!(written, vec![first.to_owned(), second.to_owned()]);
+    assert_eq!(tree.read(first), "{}\n");
+}

@@ -4,21 +4,20 @@
 //! nothing here prints or writes files: front ends (`cargo xtask`, `cgp`) render
 //! what these functions return.
 //!
-//! The modules are grouped by layer, each depending only on those above it:
+//! The source is grouped by layer, each depending only on those above it; the
+//! public modules are the leaves, all at the crate root:
 //!
-//! - [`text`]: JSON text with positions ([`json_text`]) and [`diagnostic`]s.
-//! - [`schema`]: loading ([`source`]), bundling ([`bundle`](mod@bundle)), [`version`]s and
-//!   the protocol [`model`] every gate and generator reads.
-//! - [`wire`]: checking messages: one value ([`validate`]), NDJSON lines
+//! - text: JSON text with positions ([`json_text`]) and [`diagnostic`]s.
+//! - schema: loading ([`source`]), bundling ([`bundle`](mod@bundle)),
+//!   [`keywords`], [`version`]s and the protocol [`model`] every gate and
+//!   generator reads.
+//! - wire: checking messages: one value ([`validate`]), NDJSON lines
 //!   ([`transcript`]) and whole streams ([`stream`]).
 //! - [`semantic`]: the semantic rules of SPEC.md (B1, B3, F1, D1, P1–P3, H4, …).
 //! - [`conformance`]: drive a live provider as a host would and judge both sides.
-//! - [`compat`]: what changed between versions ([`classify`]) and the released
+//! - compat: what changed between versions ([`classify`]) and the released
 //!   versions ([`release`], [`reissue`]).
-//! - [`gates`]: the SPEC.md [`corpus`] and the [`sync`] gate.
-//!
-//! Each module is also reachable at the crate root (`cgp_schema::model`), which
-//! is how the rest of the workspace names them.
+//! - gates: the SPEC.md [`corpus`] and the [`sync`] gate.
 
 // Input-derived data never panics the library: no unwrap/expect/panic and no
 // unchecked indexing outside tests (SECURITY.md). Tests may assert freely.
@@ -32,13 +31,13 @@
     )
 )]
 
-pub mod compat;
+mod compat;
 pub mod conformance;
-pub mod gates;
-pub mod schema;
+mod gates;
+mod schema;
 pub mod semantic;
-pub mod text;
-pub mod wire;
+mod text;
+mod wire;
 
 pub use compat::{classify, reissue, release};
 pub use gates::{corpus, sync};

@@ -47,7 +47,7 @@ impl Tree {
         let root = std::env::temp_dir().join(format!("cgp-xtask-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         // The benchmarks' scratch tree at scale 1 is exactly what check reads.
-        spec_tests::bench::scaled_tree(&repo(), &root, 1).expect("copy the tree");
+        cgp_bench::scaled_tree(&repo(), &root, 1).expect("copy the tree");
         Tree(root)
     }
 

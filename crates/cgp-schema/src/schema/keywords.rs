@@ -10,6 +10,44 @@ use serde_json::{Map, Value};
 /// The draft 2020-12 meta-schema URI every source file declares.
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
 
+/// Keywords that only document: they change no verdict and no generated type,
+/// only what a reader is told (the classifier's `DOCUMENTATION_CHANGED`).
+/// `x-cgp-spec` names the SPEC.md section a schema cites.
+pub const DOCUMENTATION_KEYWORDS: &[&str] = &[
+    "title",
+    "description",
+    "examples",
+    "$comment",
+    "x-cgp-spec",
+    "readOnly",
+    "writeOnly",
+];
+
+/// The other keywords that annotate and never assert: a validator accepts the
+/// same values with or without them. Among them are `format` (an annotation in
+/// draft 2020-12 unless a validator opts in, which ours does not) and `default`
+/// (never applied by a validator).
+pub const ANNOTATION_KEYWORDS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$anchor",
+    "$defs",
+    "default",
+    "deprecated",
+    "format",
+    "contentEncoding",
+    "contentMediaType",
+    "discriminator",
+];
+
+/// Whether `keyword` annotates and never asserts: a documentation keyword, one
+/// of [`ANNOTATION_KEYWORDS`], or an `x-cgp-*` annotation of SPEC.md.
+pub fn is_annotation(keyword: &str) -> bool {
+    DOCUMENTATION_KEYWORDS.contains(&keyword)
+        || ANNOTATION_KEYWORDS.contains(&keyword)
+        || keyword.starts_with("x-cgp-")
+}
+
 /// Keywords whose value is a map from names to subschemas.
 pub const SCHEMA_MAP_KEYWORDS: &[&str] = &[
     "properties",

@@ -47,7 +47,6 @@ pub use side::{Side, load_side};
 
 use crate::version::ProtocolVersion;
 use cgp_types::Direction;
-use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::fmt;
 use std::str::FromStr;
@@ -327,54 +326,6 @@ pub struct Comparison {
 }
 
 impl Comparison {
-    /// One line per change, `file:line: RULE /pointer (directions) requires a
-    /// major bump: message`, then a summary line.
-    pub fn to_human(&self) -> String {
-        let mut out = String::new();
-        for change in &self.changes {
-            out.push_str(&change.to_string());
-            out.push('\n');
-        }
-        match self.changes.len() {
-            0 => out.push_str("no changes\n"),
-            count => out.push_str(&format!(
-                "{count} change{}; required bump: {}\n",
-                if count == 1 { "" } else { "s" },
-                self.required_bump
-            )),
-        }
-        out
-    }
-
-    /// The comparison as JSON: `{"required_bump": "none|minor|major", "changes":
-    /// [{"rule", "pointer", "old", "new", "directions", "required_bump",
-    /// "message"}]}`, with `old` and `new` as `"file:line"` strings or `null`.
-    pub fn to_json(&self) -> Value {
-        let location = |location: &Option<Location>| match location {
-            Some(location) => Value::String(location.to_string()),
-            None => Value::Null,
-        };
-        let changes: Vec<Value> = self
-            .changes
-            .iter()
-            .map(|change| {
-                json!({
-                    "rule": change.rule.id(),
-                    "pointer": change.pointer,
-                    "old": location(&change.old),
-                    "new": location(&change.new),
-                    "directions": change.directions.iter().map(|d| d.as_str()).collect::<Vec<_>>(),
-                    "required_bump": change.required_bump.as_str(),
-                    "message": change.message,
-                })
-            })
-            .collect();
-        json!({
-            "required_bump": self.required_bump.as_str(),
-            "changes": changes,
-        })
-    }
-
     /// The changes that require more than `bump`.
     pub fn exceeding(&self, bump: Bump) -> impl Iterator<Item = &Change> {
         self.changes

@@ -58,15 +58,7 @@ impl Place {
 }
 
 /// Keywords that only document: a change to them is [`Rule::DocumentationChanged`].
-pub(super) const DOCUMENTATION: &[&str] = &[
-    "title",
-    "description",
-    "examples",
-    "$comment",
-    "x-cgp-spec",
-    "readOnly",
-    "writeOnly",
-];
+pub(super) use crate::keywords::DOCUMENTATION_KEYWORDS as DOCUMENTATION;
 
 /// Keywords not compared: they name versions (which the version gate judges), are
 /// derived by the bundler, or are compared by their own step of the walk.

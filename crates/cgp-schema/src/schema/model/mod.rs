@@ -13,9 +13,8 @@ mod accepts;
 mod shape;
 
 pub use shape::{
-    ANNOTATION_KEYWORDS, Annotations, ArrayShape, Branch, Emit, IntegerShape, Limit, NumberShape,
-    ObjectShape, Shape, StringShape, TaggedUnion, UnknownMembers, Vocabulary, definition_name,
-    parse_direction,
+    Annotations, ArrayShape, Branch, Emit, IntegerShape, Limit, NumberShape, ObjectShape, Shape,
+    StringShape, TaggedUnion, UnknownMembers, Vocabulary, definition_name, parse_direction,
 };
 
 use crate::bundle::{Bundle, Profile};

@@ -9,6 +9,7 @@
 
 use super::{Member, Place, Reading};
 use crate::json_text;
+use crate::keywords;
 use cgp_types::Direction;
 use serde_json::{Map, Value};
 
@@ -355,27 +356,6 @@ pub struct Annotations {
     pub vocabulary: Option<String>,
 }
 
-/// Keywords that annotate and never assert: a validator accepts the same values
-/// with or without them.
-pub const ANNOTATION_KEYWORDS: &[&str] = &[
-    "$schema",
-    "$id",
-    "$anchor",
-    "$comment",
-    "$defs",
-    "title",
-    "description",
-    "default",
-    "examples",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "format",
-    "contentEncoding",
-    "contentMediaType",
-    "discriminator",
-];
-
 impl Annotations {
     /// The annotations of `schema`.
     pub fn of(schema: &Map<String, Value>) -> Self {
@@ -460,11 +440,7 @@ impl Reader<'_> {
         let unread: Vec<&str> = map
             .keys()
             .map(String::as_str)
-            .filter(|key| {
-                !used.contains(key)
-                    && !ANNOTATION_KEYWORDS.contains(key)
-                    && !key.starts_with("x-cgp-")
-            })
+            .filter(|key| !used.contains(key) && !keywords::is_annotation(key))
             .collect();
         match (shape, unread.as_slice()) {
             (Shape::Unsupported(why), _) => Shape::Unsupported(why),

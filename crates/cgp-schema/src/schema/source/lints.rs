@@ -586,25 +586,13 @@ pub fn open_vocabulary_values(schema: &Value, root: &Value) -> Result<Vec<String
         .ok_or_else(|| "the known values must be a non-empty list of strings".into())
 }
 
-/// The `$ref` of a schema that is nothing but a reference (plus annotations).
+/// The `$ref` of a schema that is nothing but a reference (plus annotations,
+/// [`keywords::is_annotation`]).
 pub(crate) fn pure_reference(schema: &Map<String, Value>) -> Option<&str> {
     let reference = schema.get("$ref")?.as_str()?;
-    let annotations_only = schema.keys().all(|keyword| {
-        keyword == "$ref"
-            || keyword.starts_with("x-cgp-")
-            || matches!(
-                keyword.as_str(),
-                "$schema"
-                    | "$id"
-                    | "$comment"
-                    | "$defs"
-                    | "title"
-                    | "description"
-                    | "examples"
-                    | "default"
-                    | "deprecated"
-            )
-    });
+    let annotations_only = schema
+        .keys()
+        .all(|keyword| keyword == "$ref" || keywords::is_annotation(keyword));
     annotations_only.then_some(reference)
 }
 

@@ -2,7 +2,7 @@
 //! `cargo xtask bench` cannot rot. Nothing here looks at a timing: CI measures
 //! nothing (crates/cgp-cli and xtask run the command-line halves).
 
-use spec_tests::bench::{self, Config, Decoders, Measure, Sample};
+use cgp_bench::{self as bench, Config, Decoders, Measure, Sample};
 
 #[test]
 fn the_bench_runs_on_a_small_transcript_and_renders_its_table() {

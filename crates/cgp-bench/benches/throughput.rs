@@ -3,17 +3,17 @@
 //! check on growing schemas; prints the table and, with `--out`, writes it.
 //!
 //! ```sh
-//! cargo bench -p spec-tests --bench throughput -- [--size-mb 100] [--seed 1]
+//! cargo bench -p cgp-bench --bench throughput -- [--size-mb 100] [--seed 1]
 //!     [--rounds 5] [--python-mb 10] [--cgp PATH] [--xtask PATH] [--no-peers]
 //!     [--schema-factors 1,10,100] [--work DIR] [--out BENCHMARKS.md]
 //! ```
 //!
 //! Relative paths are taken from the repository root (`cargo bench` runs this
-//! in `spec-tests/`). The measuring is in `spec_tests::bench`; this file parses
+//! in `crates/cgp-bench/`). The measuring is in `cgp_bench`; this file parses
 //! arguments and hands in the decoders of the dev-dependencies (the generated
 //! and reference crates).
 
-use spec_tests::bench::{self, Config, Decoders};
+use cgp_bench::{self as bench, Config, Decoders};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

@@ -1,9 +1,9 @@
 //! The benchmark transcript is reproducible, canonical, and valid under both
 //! profiles.
 
+use cgp_bench::transcript::write;
 use cgp_schema::{Profile, Validator};
 use spec_tests::bundle;
-use spec_tests::transcript::write;
 
 #[test]
 fn the_same_seed_gives_the_same_valid_canonical_bytes() {

@@ -1,6 +1,6 @@
 //! Reproducible synthetic transcripts for benchmarks and smoke tests.
 //!
-//! [`write`] emits NDJSON sessions that look like real traffic: a handshake and
+//! [`write()`] emits NDJSON sessions that look like real traffic: a handshake and
 //! its acknowledgement, then queries, each answered by `frames` or, now and then,
 //! an `error`, then `verify`/`verified` and a `shutdown`. Most queries are
 //! lookups, answered by 1 to 3 small frames (200 B to 1 KiB of content), so most

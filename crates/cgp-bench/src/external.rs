@@ -1,0 +1,162 @@
+//! The figures of other processes: `cgp validate` on the transcript file and
+//! the peer validators (Python `jsonschema`, Ajv) on the same lines.
+
+use crate::Config;
+use crate::corpus::Corpus;
+use crate::io_error;
+use crate::measure::{Figure, Measure, Throughput, timed};
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// Times `cgp validate --profile interop --jobs <jobs>` on `transcript` (whose
+/// lines `corpus` holds): the best of `rounds` runs. Every line must pass.
+pub fn cgp_validate(
+    cgp: &Path,
+    jobs: &str,
+    transcript: &Path,
+    corpus: &Corpus,
+    rounds: usize,
+) -> Result<Throughput, String> {
+    let mut command = Command::new(cgp);
+    command
+        .args(["validate", "--profile", "interop", "--jobs", jobs])
+        .arg(transcript);
+    let (seconds, output) = timed(&mut command, rounds)?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let expected = format!("{} passed, 0 failed", corpus.line_count());
+    if !output.status.success() || stdout.trim_end() != expected {
+        return Err(format!(
+            "cgp validate --jobs {jobs} did not pass the transcript ({}): {}{}",
+            output.status,
+            cut(&stdout),
+            cut(&String::from_utf8_lossy(&output.stderr))
+        ));
+    }
+    Ok(Throughput {
+        bytes: corpus.size(),
+        lines: corpus.line_count(),
+        seconds,
+    })
+}
+
+pub(crate) fn cut(text: &str) -> String {
+    text.chars().take(400).collect()
+}
+
+/// What a peer script printed.
+#[derive(Debug)]
+struct PeerResult {
+    lines: u64,
+    invalid: u64,
+    seconds: f64,
+    /// Ajv's figure with the decoding not counted.
+    seconds_predecoded: Option<f64>,
+}
+
+fn run_peer(command: &mut Command) -> Result<PeerResult, String> {
+    let output = command
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|error| format!("cannot run {command:?}: {error}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "{command:?} failed ({}): {}",
+            output.status,
+            cut(&String::from_utf8_lossy(&output.stderr))
+        ));
+    }
+    let value: Value = serde_json::from_slice(&output.stdout)
+        .map_err(|error| format!("{command:?} printed no result: {error}"))?;
+    let number = |key: &str| value.get(key).and_then(Value::as_f64);
+    match (number("lines"), number("invalid"), number("seconds")) {
+        (Some(lines), Some(invalid), Some(seconds)) => Ok(PeerResult {
+            lines: lines as u64,
+            invalid: invalid as u64,
+            seconds,
+            seconds_predecoded: number("seconds_predecoded"),
+        }),
+        _ => Err(format!("{command:?} printed {value}")),
+    }
+}
+
+/// Ajv on the whole file, Python jsonschema on its first
+/// [`Config::python_bytes`].
+pub(crate) fn peers_on(
+    config: &Config,
+    peers: &Path,
+    bundle: &Path,
+    corpus: &Corpus,
+    path: &Path,
+) -> Result<Vec<Figure>, String> {
+    let scripts = config.repo.join("spec-tests/peers");
+    let rounds = config.rounds.max(1);
+    let mut ajv = Command::new("node");
+    ajv.arg(scripts.join("throughput.mjs"))
+        .arg(bundle)
+        .arg(path)
+        .arg(rounds.to_string())
+        .env("NODE_PATH", spec_tests::peers::node_path(peers));
+    let node = run_peer(&mut ajv)?;
+    let predecoded = node.seconds_predecoded;
+    let prefix = corpus.prefix(config.python_bytes);
+    let prefix_path = path.with_extension("python.ndjson");
+    std::fs::write(&prefix_path, prefix.bytes()).map_err(|e| io_error(&prefix_path, &e))?;
+    let mut python = Command::new("python3");
+    python
+        .arg(scripts.join("throughput.py"))
+        .arg(bundle)
+        .arg(&prefix_path)
+        .env("PYTHONPATH", spec_tests::peers::python_path(peers));
+    let py = run_peer(&mut python)?;
+    let whole = prefix.size() == corpus.size();
+    let mut figures = Vec::new();
+    for (measure, result, sample, note) in [
+        (
+            Measure::Ajv,
+            node,
+            corpus,
+            format!(
+                "the line's bytes decoded in the timed part, as a stream reader does; best of {rounds} passes in one process"
+            ),
+        ),
+        (
+            Measure::PythonJsonschema,
+            py,
+            &prefix,
+            if whole {
+                "one pass".to_owned()
+            } else {
+                format!(
+                    "one pass, on the first {:.1} MB of the same file",
+                    prefix.size() as f64 / 1e6
+                )
+            },
+        ),
+    ] {
+        if result.lines != sample.line_count() || result.invalid > 0 {
+            return Err(format!(
+                "{measure:?}: {} of {} lines invalid ({} lines expected, all valid)",
+                result.invalid,
+                result.lines,
+                sample.line_count()
+            ));
+        }
+        let throughput = Throughput {
+            bytes: sample.size(),
+            lines: sample.line_count(),
+            seconds: result.seconds,
+        };
+        figures.push((measure, throughput, note));
+    }
+    if let Some(seconds) = predecoded {
+        let throughput = Throughput {
+            bytes: corpus.size(),
+            lines: corpus.line_count(),
+            seconds,
+        };
+        let note = "decoding not counted (like `from_str` above); not what targets compare".into();
+        figures.insert(1, (Measure::AjvPredecoded, throughput, note));
+    }
+    Ok(figures)
+}

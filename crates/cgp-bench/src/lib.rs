@@ -1,0 +1,165 @@
+//! The measurements behind `cargo xtask bench`: validation throughput against
+//! the parse it sits on, the decoders, the peer validators, and how codegen and
+//! check grow with the schema.
+//!
+//! Everything runs on one reproducible transcript ([`crate::transcript`]) and
+//! the published interop bundle. [`run`] measures and returns a [`Report`];
+//! [`Report::render`] turns it into the Markdown table of `BENCHMARKS.md`, with
+//! every ratio taken from figures of the same run. The reference crates are
+//! dev-dependencies of this crate, so their decoder is handed in by the caller
+//! (`benches/throughput.rs`, `tests/bench_smoke.rs`).
+//!
+//! In-process figures are the best of several rounds, the candidates taking
+//! turns within each round, so a busy neighbour on the machine slows them all
+//! alike instead of skewing one ratio. Nothing here asserts a timing: the report
+//! says which targets are met, and a smoke test only checks that the machinery
+//! runs.
+//!
+//! The modules: [`transcript`] writes the synthetic traffic, `corpus` cuts it
+//! into lines, `measure` times the in-process candidates, `external` the
+//! processes (`cgp validate`, the peer validators), `scaling` codegen and check
+//! on growing schemas, `machine` says where, and `report` renders the table.
+
+mod corpus;
+mod external;
+mod machine;
+mod measure;
+mod report;
+mod scaling;
+pub mod transcript;
+
+pub use corpus::{Corpus, Mix, SHORT_LINE, interop_bundle};
+pub use external::cgp_validate;
+pub use machine::Machine;
+pub use measure::{Measure, Sample, Throughput};
+pub use report::{LINEAR_GROWTH, NOTES_MARKER, Report, Row, SchemaRun, Target, with_notes};
+pub use scaling::{load_scaled, scaled_tree, schema_scaling};
+
+use cgp_schema::{Bundle, Validator};
+use external::peers_on;
+use machine::load_average;
+use measure::in_process;
+use std::path::{Path, PathBuf};
+
+/// `path: error`, the one spelling of an I/O failure in a report.
+pub(crate) fn io_error(path: &Path, error: &std::io::Error) -> String {
+    format!("{}: {error}", path.display())
+}
+
+/// What to measure and with what.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The repository root (schemas, SPEC.md, the bundle, the peer scripts).
+    pub repo: PathBuf,
+    /// A scratch directory; the transcript and the schema trees go there.
+    pub work: PathBuf,
+    /// The transcript's size in bytes (at least).
+    pub transcript_bytes: u64,
+    /// The transcript's seed.
+    pub seed: u64,
+    /// Rounds per in-process figure and per command (the best counts).
+    pub rounds: usize,
+    /// The prefix of the transcript Python validates, in bytes.
+    pub python_bytes: u64,
+    /// The `cgp` binary; `None` skips the command-line figures.
+    pub cgp: Option<PathBuf>,
+    /// The already-built xtask binary; `None` skips the schema figures.
+    pub xtask: Option<PathBuf>,
+    /// Where `cargo xtask peers` installed the peers; `None` skips them.
+    pub peers: Option<PathBuf>,
+    /// The schema sizes to time codegen and check on (1 is the real schema).
+    pub schema_factors: Vec<usize>,
+}
+
+/// A decoder of one line: whether it accepted it.
+pub type LineDecoder = Box<dyn FnMut(&[u8]) -> bool>;
+
+/// The decoders that live outside this library: the generated crate and the
+/// reference crate are dev-dependencies, so the caller hands them in.
+pub struct Decoders {
+    /// `serde_json::from_str::<cgp_generated::Envelope>`.
+    pub generated: LineDecoder,
+    /// `contextgraph_host::wire::decode_line`.
+    pub reference: LineDecoder,
+}
+
+/// Wraps a decoder of `&str` lines: the line is checked as UTF-8 with the
+/// standard library first, as a host reading `String` lines does.
+pub fn decoder<T, E>(decode: impl Fn(&str) -> Result<T, E> + 'static) -> LineDecoder {
+    Box::new(move |line| std::str::from_utf8(line).is_ok_and(|text| decode(text).is_ok()))
+}
+
+/// Generates the transcript and measures everything `config` asks for.
+pub fn run(config: &Config, mut decoders: Decoders) -> Result<Report, String> {
+    let mut machine = Machine::detect();
+    std::fs::create_dir_all(&config.work).map_err(|e| io_error(&config.work, &e))?;
+    let mut text = Vec::new();
+    crate::transcript::write(&mut text, config.transcript_bytes, config.seed)
+        .map_err(|error| format!("generating the transcript: {error}"))?;
+    let mixed = Corpus::new(text);
+    let short = mixed.short_lines(SHORT_LINE);
+    let bundle_path = config.repo.join(interop_bundle()?);
+    let bundle_text =
+        std::fs::read_to_string(&bundle_path).map_err(|e| io_error(&bundle_path, &e))?;
+    let bundle = Bundle::from_published(&bundle_text)?;
+    let validator = Validator::new(&bundle).map_err(|problems| problems.to_string())?;
+    let rounds = config.rounds.max(1);
+    let mut rows = Vec::new();
+    let mut skipped = Vec::new();
+    for (sample, corpus) in [(Sample::Mixed, &mixed), (Sample::Short, &short)] {
+        let path = config.work.join(sample.file_name(config.seed));
+        std::fs::write(&path, corpus.bytes()).map_err(|e| io_error(&path, &e))?;
+        let tag = |measure, throughput, note: String| Row {
+            sample,
+            measure,
+            throughput,
+            note,
+        };
+        for (measure, throughput, note) in in_process(corpus, &validator, rounds, &mut decoders)? {
+            rows.push(tag(measure, throughput, note));
+        }
+        if let Some(cgp) = &config.cgp {
+            for (measure, jobs) in [(Measure::CliOneJob, "1"), (Measure::CliTwoJobs, "2")] {
+                let throughput = cgp_validate(cgp, jobs, &path, corpus, 2 * rounds)?;
+                let note = "the whole process: start-up, reading the file".into();
+                rows.push(tag(measure, throughput, note));
+            }
+        }
+        if let Some(peers) = &config.peers {
+            for (measure, throughput, note) in peers_on(config, peers, &bundle_path, corpus, &path)?
+            {
+                rows.push(tag(measure, throughput, note));
+            }
+        }
+    }
+    if config.cgp.is_none() {
+        skipped.push("`cgp validate`: no cgp binary given".into());
+    }
+    if config.peers.is_none() {
+        skipped.push("the peer validators: not installed".into());
+    }
+    let schema = match &config.xtask {
+        Some(xtask) => schema_scaling(
+            &config.repo,
+            &config.work,
+            xtask,
+            &config.schema_factors,
+            rounds,
+        )?,
+        None => {
+            skipped.push("codegen and check: no xtask binary given".into());
+            Vec::new()
+        }
+    };
+    machine.load.1 = load_average();
+    Ok(Report {
+        machine,
+        seed: config.seed,
+        mix: mixed.mix(),
+        short_mix: short.mix(),
+        rounds,
+        rows,
+        schema,
+        skipped,
+    })
+}

@@ -1,0 +1,301 @@
+//! The in-process candidates and how they are timed: each candidate takes a
+//! turn in every round, and the best round counts.
+
+use crate::corpus::Corpus;
+use crate::{Decoders, decoder};
+use cgp_schema::Validator;
+use cgp_schema::stream::{LineVerdict, StreamOptions, check_stream};
+use cgp_schema::transcript::check_verdict;
+use serde_json::Value;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+/// What one candidate achieved on a corpus.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Throughput {
+    /// Bytes processed, line feeds included.
+    pub bytes: u64,
+    /// Lines processed.
+    pub lines: u64,
+    /// The best wall time, in seconds.
+    pub seconds: f64,
+}
+
+impl Throughput {
+    /// Megabytes (10^6 bytes) per second.
+    pub fn mb_per_s(&self) -> f64 {
+        self.bytes as f64 / 1e6 / self.seconds.max(1e-9)
+    }
+
+    /// Lines per second.
+    pub fn lines_per_s(&self) -> f64 {
+        self.lines as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// Every figure the report shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Measure {
+    /// `serde_json::from_slice::<Value>` on each line: the baseline.
+    ParseValue,
+    /// `serde_json::from_str::<Value>` on lines already checked as UTF-8.
+    ParseValueFromStr,
+    /// `cgp_types::decode_line`.
+    DecodeHandWritten,
+    /// `serde_json::from_str::<cgp_generated::Envelope>`.
+    DecodeGenerated,
+    /// `contextgraph_host::wire::decode_line`, the reference crate.
+    DecodeReference,
+    /// `check_verdict` on each line, in process, one thread.
+    VerdictInProcess,
+    /// `check_stream` on the whole text, in process, two worker threads.
+    StreamTwoThreads,
+    /// The baseline parse on two threads, each taking half the lines: what two
+    /// threads of this machine can do at the time of the run, the ceiling of
+    /// any two-thread figure.
+    ParseValueTwoThreads,
+    /// The `cgp validate --profile interop --jobs 1` binary.
+    CliOneJob,
+    /// The `cgp validate --profile interop --jobs 2` binary.
+    CliTwoJobs,
+    /// Node Ajv, 2020 mode, compiled once; UTF-8 decoding and `JSON.parse`
+    /// included.
+    Ajv,
+    /// The same, on lines decoded to strings beforehand.
+    AjvPredecoded,
+    /// Python `jsonschema`, validator built once, `json.loads` included.
+    PythonJsonschema,
+}
+
+/// Which file a figure was measured on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Sample {
+    /// The whole transcript.
+    Mixed,
+    /// Its lines under [`SHORT_LINE`](crate::SHORT_LINE) bytes, as a file of their own.
+    Short,
+}
+
+impl Sample {
+    /// Both, in report order.
+    pub const ALL: [Sample; 2] = [Sample::Mixed, Sample::Short];
+
+    pub(crate) fn file_name(self, seed: u64) -> String {
+        match self {
+            Sample::Mixed => format!("transcript-seed{seed}.ndjson"),
+            Sample::Short => format!("transcript-seed{seed}-short.ndjson"),
+        }
+    }
+}
+
+impl Measure {
+    pub(crate) fn label(self) -> &'static str {
+        match self {
+            Measure::ParseValue => "serde_json parse into `Value` (`from_slice`): **the baseline**",
+            Measure::ParseValueFromStr => {
+                "serde_json parse into `Value` (`from_str`, UTF-8 check not counted)"
+            }
+            Measure::DecodeHandWritten => "decode, hand-written types (`cgp_types::decode_line`)",
+            Measure::DecodeGenerated => "decode, generated types (`cgp_generated::Envelope`)",
+            Measure::DecodeReference => {
+                "decode, reference crate (`contextgraph_host::wire::decode_line`)"
+            }
+            Measure::VerdictInProcess => "validation in process (`check_verdict`), 1 thread",
+            Measure::StreamTwoThreads => "validation in process (`check_stream`), 2 workers",
+            Measure::ParseValueTwoThreads => {
+                "serde_json parse into `Value` (`from_slice`), 2 threads, half the lines each"
+            }
+            Measure::CliOneJob => "`cgp validate --profile interop --jobs 1`",
+            Measure::CliTwoJobs => "`cgp validate --profile interop --jobs 2`",
+            Measure::Ajv => {
+                "Node Ajv 8 (2020 mode, compiled once; decoding and `JSON.parse` included)"
+            }
+            Measure::AjvPredecoded => "Node Ajv 8, lines decoded to strings beforehand",
+            Measure::PythonJsonschema => {
+                "Python jsonschema 4 (validator built once, `json.loads` included)"
+            }
+        }
+    }
+}
+
+/// One candidate of an in-process comparison: processes the whole corpus and
+/// says what went wrong, if anything did.
+type Candidate<'a> = (Measure, Box<dyn FnMut(&Corpus) -> Result<(), String> + 'a>);
+
+/// Wraps a per-line function; every line must be accepted.
+fn per_line<'a>(measure: Measure, mut accept: impl FnMut(&[u8]) -> bool + 'a) -> Candidate<'a> {
+    (
+        measure,
+        Box::new(move |corpus: &Corpus| {
+            for (index, line) in corpus.lines().enumerate() {
+                if !accept(line) {
+                    return Err(format!(
+                        "{measure:?} rejected line {} of the transcript",
+                        index + 1
+                    ));
+                }
+            }
+            Ok(())
+        }),
+    )
+}
+
+/// Runs every candidate `rounds` times, taking turns, and keeps each one's best.
+/// Each round starts with the next candidate, so none always follows the same
+/// one (what a candidate leaves behind, such as freed memory, affects the next).
+fn compare(
+    corpus: &Corpus,
+    rounds: usize,
+    candidates: Vec<Candidate<'_>>,
+) -> Result<Vec<Figure>, String> {
+    let mut candidates = candidates;
+    let count = candidates.len();
+    let mut best = vec![f64::INFINITY; count];
+    for round in 0..rounds {
+        for turn in 0..count {
+            let slot = (round + turn) % count;
+            let start = Instant::now();
+            (candidates[slot].1)(corpus)?;
+            best[slot] = best[slot].min(start.elapsed().as_secs_f64());
+        }
+    }
+    Ok(candidates
+        .iter()
+        .zip(best)
+        .map(|((measure, _), seconds)| {
+            let throughput = Throughput {
+                bytes: corpus.size(),
+                lines: corpus.line_count(),
+                seconds,
+            };
+            (*measure, throughput, String::new())
+        })
+        .collect())
+}
+
+/// A figure before it knows its sample: what, how fast, and a note.
+pub(crate) type Figure = (Measure, Throughput, String);
+
+pub(crate) fn in_process(
+    corpus: &Corpus,
+    validator: &Validator,
+    rounds: usize,
+    decoders: &mut Decoders,
+) -> Result<Vec<Figure>, String> {
+    let texts: Vec<&str> = corpus
+        .lines()
+        .map(|line| std::str::from_utf8(line).unwrap_or_default())
+        .collect();
+    let candidates: Vec<Candidate<'_>> = vec![
+        per_line(Measure::ParseValue, |line| {
+            serde_json::from_slice::<Value>(line).is_ok()
+        }),
+        (
+            Measure::ParseValueFromStr,
+            // Checked as UTF-8 once, outside the timed part, like a reader that
+            // hands out `&str` lines.
+            Box::new(move |_: &Corpus| {
+                match texts
+                    .iter()
+                    .position(|text| serde_json::from_str::<Value>(text).is_err())
+                {
+                    Some(index) => Err(format!("from_str rejected line {}", index + 1)),
+                    None => Ok(()),
+                }
+            }),
+        ),
+        per_line(Measure::DecodeHandWritten, decoder(cgp_types::decode_line)),
+        per_line(Measure::DecodeGenerated, &mut decoders.generated),
+        per_line(Measure::DecodeReference, &mut decoders.reference),
+        per_line(Measure::VerdictInProcess, |line| {
+            check_verdict(validator, line).is_valid()
+        }),
+        (
+            Measure::StreamTwoThreads,
+            Box::new(|corpus: &Corpus| stream(validator, corpus, 2)),
+        ),
+        (
+            Measure::ParseValueTwoThreads,
+            Box::new(|corpus: &Corpus| parse_on_two_threads(corpus)),
+        ),
+    ];
+    let mut figures = compare(corpus, rounds, candidates)?;
+    for (measure, _, note) in &mut figures {
+        *note = match measure {
+            Measure::ParseValueFromStr => "the UTF-8 check is excluded".into(),
+            Measure::DecodeHandWritten | Measure::DecodeGenerated | Measure::DecodeReference => {
+                "std UTF-8 check, then `from_str`".into()
+            }
+            Measure::StreamTwoThreads => "reader, 2 workers, in-order collector".into(),
+            Measure::ParseValueTwoThreads => {
+                "no coordination at all: the most two threads give on this machine now".into()
+            }
+            _ => String::new(),
+        };
+    }
+    Ok(figures)
+}
+
+fn parse_on_two_threads(corpus: &Corpus) -> Result<(), String> {
+    let lines: Vec<&[u8]> = corpus.lines().collect();
+    let (first, second) = lines.split_at(lines.len() / 2);
+    let parse_all = |half: &[&[u8]]| {
+        half.iter()
+            .all(|line| serde_json::from_slice::<Value>(line).is_ok())
+    };
+    let (a, b) = std::thread::scope(|scope| {
+        let other = scope.spawn(|| parse_all(second));
+        (parse_all(first), other.join().unwrap_or(false))
+    });
+    if a && b {
+        Ok(())
+    } else {
+        Err("the two-thread parse rejected a line".into())
+    }
+}
+
+fn stream(validator: &Validator, corpus: &Corpus, threads: usize) -> Result<(), String> {
+    let mut failed = 0u64;
+    let mut seen = 0u64;
+    check_stream(
+        corpus.bytes(),
+        validator,
+        StreamOptions {
+            semantic: false,
+            threads,
+        },
+        |verdict: &LineVerdict| -> Result<(), ()> {
+            seen += 1;
+            failed += u64::from(!verdict.checked.is_valid());
+            Ok(())
+        },
+    )
+    .map_err(|error| format!("check_stream: {error:?}"))?;
+    if failed > 0 || seen != corpus.line_count() {
+        return Err(format!(
+            "check_stream: {failed} of {seen} lines failed ({} expected, all valid)",
+            corpus.line_count()
+        ));
+    }
+    Ok(())
+}
+
+/// Runs a command `rounds` times; the best wall time and the last output.
+pub(crate) fn timed(
+    command: &mut Command,
+    rounds: usize,
+) -> Result<(f64, std::process::Output), String> {
+    let mut best = f64::INFINITY;
+    let mut last = None;
+    for _ in 0..rounds.max(1) {
+        let start = Instant::now();
+        let output = command
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|error| format!("cannot run {command:?}: {error}"))?;
+        best = best.min(start.elapsed().as_secs_f64());
+        last = Some(output);
+    }
+    last.map(|output| (best, output))
+        .ok_or_else(|| "no round ran".into())
+}

@@ -1,0 +1,390 @@
+//! The report of one run and its rendering as the Markdown of `BENCHMARKS.md`:
+//! every ratio is taken from figures of the same run.
+
+use crate::corpus::{Mix, SHORT_LINE};
+use crate::machine::Machine;
+use crate::measure::{Measure, Sample, Throughput};
+use std::fmt::Write as _;
+
+/// Everything one run measured.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// Where.
+    pub machine: Machine,
+    /// The transcript's seed.
+    pub seed: u64,
+    /// The transcript.
+    pub mix: Mix,
+    /// Its short lines.
+    pub short_mix: Mix,
+    /// In-process rounds.
+    pub rounds: usize,
+    /// The throughput figures.
+    pub rows: Vec<Row>,
+    /// codegen and check, by schema size.
+    pub schema: Vec<SchemaRun>,
+    /// What was skipped, and why.
+    pub skipped: Vec<String>,
+}
+
+impl Report {
+    /// The figure of `measure` on `sample`, when it was measured.
+    pub fn get(&self, sample: Sample, measure: Measure) -> Option<&Throughput> {
+        self.rows
+            .iter()
+            .find(|row| row.sample == sample && row.measure == measure)
+            .map(|row| &row.throughput)
+    }
+}
+
+/// One measured figure.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// On which file.
+    pub sample: Sample,
+    /// What was measured.
+    pub measure: Measure,
+    /// How fast.
+    pub throughput: Throughput,
+    /// How it was measured, when it differs from the rest.
+    pub note: String,
+}
+
+/// codegen and check on one schema tree.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SchemaRun {
+    /// How many copies of every schema file the tree holds (1: the real schema).
+    pub factor: usize,
+    /// Schema files.
+    pub files: usize,
+    /// Their size in bytes.
+    pub bytes: u64,
+    /// `cargo xtask codegen`, best wall time in seconds.
+    pub codegen: f64,
+    /// `cargo xtask check`, best wall time in seconds.
+    pub check: f64,
+    /// Whether check passed (on a synthetic tree the sync gate cannot: the
+    /// hand-written types do not have the copies).
+    pub check_passed: bool,
+}
+
+/// A target of the issue, measured.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Target {
+    /// What is aimed at.
+    pub goal: String,
+    /// On the mixed transcript, then on its short lines (when it applies):
+    /// the measured value, e.g. `0.93×`, and whether it is met (`None`: not
+    /// measured).
+    pub results: Vec<(String, Option<bool>)>,
+}
+
+/// The most the time of codegen + check may grow per step of schema size, as
+/// an exponent of the size ratio: 1 is linear; the 0.1 above is for noise.
+pub const LINEAR_GROWTH: f64 = 1.1;
+
+impl Report {
+    fn speed(&self, sample: Sample, measure: Measure) -> Option<f64> {
+        self.get(sample, measure).map(Throughput::mb_per_s)
+    }
+
+    fn ratio(&self, sample: Sample, a: Measure, b: Measure) -> Option<f64> {
+        Some(self.speed(sample, a)? / self.speed(sample, b)?)
+    }
+
+    /// The targets, each with its measured ratio on each file.
+    pub fn targets(&self) -> Vec<Target> {
+        let mut targets = Vec::new();
+        for (goal, a, b, min) in [
+            (
+                "`cgp validate --jobs 1` ≥ 0.8× parse-only",
+                Measure::CliOneJob,
+                Measure::ParseValue,
+                0.8,
+            ),
+            (
+                "`cgp validate --jobs 2` ≥ 1.4× parse-only (1 thread)",
+                Measure::CliTwoJobs,
+                Measure::ParseValue,
+                1.4,
+            ),
+            (
+                "`cgp validate --jobs 1` ≥ 1.2× Ajv",
+                Measure::CliOneJob,
+                Measure::Ajv,
+                1.2,
+            ),
+            (
+                "`cgp validate --jobs 2` ≥ 2× Ajv",
+                Measure::CliTwoJobs,
+                Measure::Ajv,
+                2.0,
+            ),
+            (
+                "`cgp validate --jobs 1` ≥ 100× Python jsonschema",
+                Measure::CliOneJob,
+                Measure::PythonJsonschema,
+                100.0,
+            ),
+        ] {
+            let results = Sample::ALL
+                .iter()
+                .map(|sample| match self.ratio(*sample, a, b) {
+                    Some(ratio) => (format!("{ratio:.2}×"), Some(ratio >= min)),
+                    None => ("not measured".into(), None),
+                })
+                .collect();
+            targets.push(Target {
+                goal: goal.into(),
+                results,
+            });
+        }
+        targets.push(Target {
+            goal: "for scale, not a target: parse-only on 2 independent threads, × 1 thread (what two threads of this machine gave during the run)".into(),
+            results: Sample::ALL
+                .iter()
+                .map(|sample| {
+                    match self.ratio(*sample, Measure::ParseValueTwoThreads, Measure::ParseValue) {
+                        Some(ratio) => (format!("{ratio:.2}×"), None),
+                        None => ("not measured".into(), None),
+                    }
+                })
+                .collect(),
+        });
+        for (goal, other) in [
+            (
+                "generated decode within 10% of hand-written",
+                Measure::DecodeHandWritten,
+            ),
+            (
+                "generated decode within 10% of the reference crate",
+                Measure::DecodeReference,
+            ),
+        ] {
+            let results = Sample::ALL
+                .iter()
+                .map(
+                    |sample| match self.ratio(*sample, Measure::DecodeGenerated, other) {
+                        Some(ratio) => (format!("{ratio:.2}×"), Some((ratio - 1.0).abs() <= 0.10)),
+                        None => ("not measured".into(), None),
+                    },
+                )
+                .collect();
+            targets.push(Target {
+                goal: goal.into(),
+                results,
+            });
+        }
+        let real = self.schema.iter().find(|run| run.factor == 1);
+        targets.push(Target {
+            goal: "codegen + check warm < 2 s on the real schema".into(),
+            results: vec![real.map_or(("not measured".into(), None), |run| {
+                let total = run.codegen + run.check;
+                (format!("{total:.2} s"), Some(total < 2.0))
+            })],
+        });
+        let steps = self.growth();
+        targets.push(Target {
+            goal: format!(
+                "codegen + check grow no worse than linearly (time ∝ size^b, b ≤ {LINEAR_GROWTH} for noise, at each step)"
+            ),
+            results: vec![if steps.is_empty() {
+                ("not measured".into(), None)
+            } else {
+                let shown: Vec<String> = steps
+                    .iter()
+                    .map(|(from, to, b)| format!("{from}→{to}: b = {b:.2}"))
+                    .collect();
+                (
+                    shown.join("; "),
+                    Some(steps.iter().all(|(_, _, b)| *b <= LINEAR_GROWTH)),
+                )
+            }],
+        });
+        targets
+    }
+
+    /// For each step between consecutive schema sizes: the sizes (`real`, `10×`)
+    /// and `b` in `time ∝ size^b`.
+    pub fn growth(&self) -> Vec<(String, String, f64)> {
+        let mut runs: Vec<&SchemaRun> = self.schema.iter().collect();
+        runs.sort_by_key(|run| run.factor);
+        runs.windows(2)
+            .filter_map(|pair| {
+                let [small, large] = pair else { return None };
+                let time = (large.codegen + large.check) / (small.codegen + small.check);
+                let size = large.bytes as f64 / small.bytes as f64;
+                (size > 1.0).then(|| {
+                    (
+                        scale(small.factor),
+                        scale(large.factor),
+                        time.ln() / size.ln(),
+                    )
+                })
+            })
+            .collect()
+    }
+
+    /// The Markdown of `BENCHMARKS.md`.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let m = &self.machine;
+        let _ = writeln!(out, "# Benchmarks\n");
+        let _ = writeln!(
+            out,
+            "Written by `cargo xtask bench` (release build); every ratio comes from figures of this one run. Targets are ratios; the absolute figures depend on the machine.\n"
+        );
+        let _ = writeln!(
+            out,
+            "- Machine: {}, {} cores, {:.0} GiB RAM; {}; {}. Load average {:.2} before the run, {:.2} after (other work on the machine slows every figure, the two-thread ones most).",
+            m.cpu, m.cores, m.memory_gib, m.rustc, m.date, m.load.0, m.load.1
+        );
+        for (name, mix) in [
+            ("Mixed transcript", &self.mix),
+            ("Short lines", &self.short_mix),
+        ] {
+            let _ = writeln!(
+                out,
+                "- {name}: {:.1} MB, {} lines, {:.0} B a line on average (longest {:.1} KiB); {:.0}% of the lines are under {} KiB, holding {:.0}% of the bytes.",
+                mix.bytes as f64 / 1e6,
+                mix.lines,
+                mix.bytes as f64 / mix.lines.max(1) as f64,
+                mix.longest as f64 / 1024.0,
+                100.0 * mix.short_lines as f64 / mix.lines.max(1) as f64,
+                SHORT_LINE / 1024,
+                100.0 * mix.short_bytes as f64 / mix.bytes.max(1) as f64,
+            );
+        }
+        let _ = writeln!(
+            out,
+            "- The mixed transcript is `cgp_bench::transcript` with seed {}: sessions of queries answered by lookups (1 to 3 frames of 200 B to 1 KiB) and, one in eight, by context (1 to 8 frames of 200 B to 64 KiB); every line valid. The short-lines file is its lines under {} KiB, in order: the traffic where per-line costs dominate.",
+            self.seed,
+            SHORT_LINE / 1024
+        );
+        let _ = writeln!(
+            out,
+            "- In-process figures: best of {} rounds, the candidates taking turns (each round starting with the next one); `cgp validate`: best of {} runs; Ajv: best of {} passes; codegen and check: best of {} runs. MB is 10^6 bytes.\n",
+            self.rounds,
+            2 * self.rounds,
+            self.rounds,
+            self.rounds
+        );
+        for sample in Sample::ALL {
+            let title = match sample {
+                Sample::Mixed => "Throughput: the mixed transcript",
+                Sample::Short => "Throughput: the short lines",
+            };
+            let _ = writeln!(out, "## {title}\n");
+            let _ = writeln!(
+                out,
+                "| what | MB/s | lines/s | × parse-only | notes |\n|---|---:|---:|---:|---|"
+            );
+            let baseline = self.speed(sample, Measure::ParseValue);
+            for row in self.rows.iter().filter(|row| row.sample == sample) {
+                let speed = row.throughput.mb_per_s();
+                let ratio = baseline.map_or(String::new(), |b| format!("{:.2}×", speed / b));
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {ratio} | {} |",
+                    row.measure.label(),
+                    figure(speed),
+                    figure(row.throughput.lines_per_s()),
+                    row.note
+                );
+            }
+            out.push('\n');
+        }
+        if !self.schema.is_empty() {
+            let _ = writeln!(out, "## codegen and check\n");
+            let _ = writeln!(
+                out,
+                "The already-built xtask binary that `cargo xtask` runs (a debug build; no compilation), with `--root` on a scratch tree. The larger schemas hold N suffixed copies of every schema file, with the variants that reach them; codegen writes their `generated/` first.\n"
+            );
+            let _ = writeln!(
+                out,
+                "| schema | files | KB | codegen s | check s | total s | × real | check |\n|---|---:|---:|---:|---:|---:|---:|---|"
+            );
+            let real = self
+                .schema
+                .iter()
+                .find(|run| run.factor == 1)
+                .map(|run| run.codegen + run.check);
+            for run in &self.schema {
+                let total = run.codegen + run.check;
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {:.0} | {:.2} | {:.2} | {total:.2} | {} | {} |",
+                    scale(run.factor),
+                    run.files,
+                    run.bytes as f64 / 1e3,
+                    run.codegen,
+                    run.check,
+                    real.map_or(String::new(), |r| format!("{:.1}×", total / r)),
+                    if run.check_passed {
+                        "passes"
+                    } else {
+                        "fails as expected: the sync gate finds copies the hand-written types lack"
+                    }
+                );
+            }
+            out.push('\n');
+        }
+        let _ = writeln!(out, "## Targets\n");
+        let _ = writeln!(
+            out,
+            "| target | mixed transcript | short lines |\n|---|---|---|"
+        );
+        for target in self.targets() {
+            let cells: Vec<String> = target
+                .results
+                .iter()
+                .map(|(measured, met)| match met {
+                    Some(true) => format!("{measured} met"),
+                    Some(false) => format!("{measured} **missed**"),
+                    None => measured.clone(),
+                })
+                .collect();
+            let cells = match cells.as_slice() {
+                [only] => format!("{only} | "),
+                _ => cells.join(" | "),
+            };
+            let _ = writeln!(out, "| {} | {cells} |", target.goal);
+        }
+        for skipped in &self.skipped {
+            let _ = writeln!(out, "\nSkipped: {skipped}.");
+        }
+        out
+    }
+}
+
+/// The line after which `BENCHMARKS.md` holds notes written by hand (what the
+/// profiles showed, what was changed for speed); a new run keeps them.
+pub const NOTES_MARKER: &str =
+    "<!-- Notes below are written by hand; `cargo xtask bench` keeps them. -->";
+
+/// `rendered`, then the hand-written notes of `previous` (the file it replaces),
+/// from [`NOTES_MARKER`] on, or the marker alone when there are none yet.
+pub fn with_notes(rendered: &str, previous: Option<&str>) -> String {
+    let notes = previous
+        .and_then(|text| text.find(NOTES_MARKER).map(|start| &text[start..]))
+        .unwrap_or(NOTES_MARKER);
+    format!("{}\n\n{}\n", rendered.trim_end(), notes.trim_end())
+}
+
+fn scale(factor: usize) -> String {
+    if factor == 1 {
+        "real".into()
+    } else {
+        format!("{factor}×")
+    }
+}
+
+fn figure(value: f64) -> String {
+    if value >= 100.0 {
+        format!("{value:.0}")
+    } else if value >= 10.0 {
+        format!("{value:.1}")
+    } else {
+        format!("{value:.2}")
+    }
+}

@@ -1,0 +1,281 @@
+//! One request and its reply: sending, reading with a timeout, telling a reply
+//! from unsolicited lines, and judging every line that crosses.
+
+use super::*;
+
+impl Driver<'_> {
+    /// Sends `line` and waits for the one reply it asks for.
+    pub(super) fn exchange(
+        &mut self,
+        line: &[u8],
+        probe: bool,
+        expected: &[Variant],
+        rule: Option<Rule>,
+    ) -> Option<Checked> {
+        if !self.send(line, probe) {
+            return None;
+        }
+        let timeout = self.options.timeout;
+        let reply = match self.peer.receive(timeout) {
+            Received::Line { bytes, terminated } => {
+                let checked = self.record(Side::Provider, &bytes, false);
+                if !terminated {
+                    self.closed_mid_line();
+                }
+                Some(checked)
+            }
+            Received::TooLong { length } => {
+                self.record_too_long(length);
+                None
+            }
+            Received::Timeout => {
+                self.problem(
+                    Severity::Error,
+                    Side::Provider,
+                    rule,
+                    format!("no reply within {}", seconds(timeout)),
+                );
+                self.end("the provider did not answer in time");
+                return None;
+            }
+            Received::Closed => {
+                self.closed_output = true;
+                self.problem(
+                    Severity::Error,
+                    Side::Provider,
+                    rule,
+                    "the provider closed its output instead of answering (did it exit?)".into(),
+                );
+                self.end("the provider closed its output");
+                return None;
+            }
+            Received::Failed(error) => {
+                self.read_failed(rule, &error);
+                return None;
+            }
+        };
+        if let Some(checked) = reply.as_ref().filter(|checked| checked.envelope.is_none()) {
+            let what = checked.variant.map_or("line", |variant| variant.as_str());
+            self.detail(format!("the reply is an invalid `{what}`"));
+        }
+        let variant = reply.as_ref().and_then(|checked| checked.variant);
+        if let Some(variant) = variant {
+            if !expected.contains(&variant) {
+                let names: Vec<&str> = expected.iter().map(|v| v.as_str()).collect();
+                self.problem(
+                    Severity::Error,
+                    Side::Provider,
+                    rule,
+                    format!("expected {} in reply, got `{variant}`", names.join(" or ")),
+                );
+            }
+        } else if let Some(rule) = rule {
+            if self.ended.is_none() {
+                self.problem(
+                    Severity::Error,
+                    Side::Provider,
+                    Some(rule),
+                    "the reply is not an envelope; an undecodable line must be answered with an error envelope".into(),
+                );
+            }
+        }
+        if self.ended.is_none() {
+            self.drain();
+        }
+        reply
+    }
+
+    pub(super) fn send(&mut self, line: &[u8], probe: bool) -> bool {
+        self.record(Side::Host, line, probe);
+        match self.peer.send(line) {
+            Ok(()) => true,
+            Err(error) => {
+                self.problem(
+                    Severity::Error,
+                    Side::Provider,
+                    None,
+                    format!("cannot write to the provider ({error}); it stopped reading its input"),
+                );
+                self.end("the provider stopped reading its input");
+                false
+            }
+        }
+    }
+
+    /// Reads what the provider wrote without being asked.
+    pub(super) fn drain(&mut self) {
+        while self.ended.is_none() {
+            match self.peer.receive(Duration::ZERO) {
+                Received::Timeout => return,
+                Received::Line { bytes, terminated } => {
+                    self.unsolicited(&bytes, terminated, "no request was waiting for them");
+                }
+                Received::TooLong { length } => self.unsolicited_too_long(length),
+                Received::Closed => {
+                    self.closed_output = true;
+                    self.problem(
+                        Severity::Error,
+                        Side::Provider,
+                        None,
+                        "the provider closed its output before shutdown (did it exit?)".into(),
+                    );
+                    self.end("the provider closed its output");
+                }
+                Received::Failed(error) => self.read_failed(None, &error),
+            }
+        }
+    }
+
+    pub(super) fn unsolicited(&mut self, bytes: &[u8], terminated: bool, when: &'static str) {
+        let checked = self.record(Side::Provider, bytes, false);
+        if !terminated {
+            self.closed_mid_line();
+        }
+        let notification = matches!(checked.envelope, Some(Envelope::Error { id: None, .. }));
+        self.note_unsolicited(self.sequence, notification, when);
+        self.count_unsolicited();
+    }
+
+    /// Tallies an unsolicited line in the current step; [`Self::finish`] turns
+    /// the tally into one problem per step.
+    pub(super) fn note_unsolicited(
+        &mut self,
+        sequence: usize,
+        notification: bool,
+        when: &'static str,
+    ) {
+        let tally = self.unsolicited_in_step.get_or_insert(Unsolicited {
+            first: sequence,
+            lines: 0,
+            notifications: 0,
+            when,
+        });
+        tally.lines += 1;
+        if notification {
+            tally.notifications += 1;
+        }
+    }
+
+    pub(super) fn unsolicited_too_long(&mut self, length: u64) {
+        self.record_too_long(length);
+        self.note_unsolicited(self.sequence, false, "no request was waiting for them");
+        self.count_unsolicited();
+    }
+
+    pub(super) fn count_unsolicited(&mut self) {
+        self.unsolicited += 1;
+        if self.unsolicited > MAX_UNSOLICITED && self.ended.is_none() {
+            self.problem(
+                Severity::Error,
+                Side::Provider,
+                None,
+                format!(
+                    "the provider floods its output: more than {MAX_UNSOLICITED} unsolicited lines"
+                ),
+            );
+            self.end("the provider flooded its output");
+        }
+    }
+
+    pub(super) fn read_failed(&mut self, rule: Option<Rule>, error: &str) {
+        self.problem(
+            Severity::Error,
+            Side::Provider,
+            rule,
+            format!("reading the provider's output failed: {error}"),
+        );
+        self.end("reading the provider's output failed");
+    }
+
+    pub(super) fn closed_mid_line(&mut self) {
+        self.problem(
+            Severity::Error,
+            Side::Provider,
+            None,
+            "the output ended in the middle of this line, without a line feed".into(),
+        );
+    }
+
+    /// Judges one line and adds it to the current step.
+    pub(super) fn record(&mut self, side: Side, bytes: &[u8], probe: bool) -> Checked {
+        self.sequence += 1;
+        let sequence = self.sequence;
+        let mut checked = check_message(self.interop, bytes);
+        let mut warnings: Vec<Finding> = Vec::new();
+        if let (true, Some(value)) = (checked.is_valid(), &checked.value) {
+            warnings = self
+                .strict
+                .validate_envelope(value)
+                .into_iter()
+                .map(Finding::schema)
+                .collect();
+            locate(bytes, &mut warnings);
+        }
+        let expected_direction = match side {
+            Side::Host => cgp_types::Direction::HostToProvider,
+            Side::Provider => cgp_types::Direction::ProviderToHost,
+        };
+        let wrong_way = checked
+            .envelope
+            .as_ref()
+            .filter(|envelope| envelope.direction() != expected_direction)
+            .map(Envelope::variant);
+        if wrong_way.is_none() {
+            self.checker
+                .add_semantic(bytes, &format!("message #{sequence}"), &mut checked);
+        }
+        let findings: Vec<(Severity, Finding)> = checked
+            .findings
+            .iter()
+            .cloned()
+            .map(|finding| {
+                let severity = finding
+                    .rule
+                    .map_or(Severity::Error, |rule| rule.requirement().into());
+                (severity, finding)
+            })
+            .chain(
+                warnings
+                    .into_iter()
+                    .map(|finding| (Severity::Warning, finding)),
+            )
+            .collect();
+        let text = String::from_utf8_lossy(bytes);
+        let shown: String = text.chars().take(SHOWN_LINE_CHARS).collect();
+        self.step().messages.push(Message {
+            sequence,
+            side,
+            text: shown,
+            length: bytes.len() as u64,
+            variant: checked.variant,
+            probe,
+            findings,
+        });
+        if let Some(variant) = wrong_way {
+            self.problem(
+                Severity::Error,
+                side,
+                None,
+                format!(
+                    "the {side} sent `{variant}`, a {} message",
+                    variant.direction()
+                ),
+            );
+        }
+        checked
+    }
+
+    pub(super) fn record_too_long(&mut self, length: u64) {
+        self.sequence += 1;
+        let sequence = self.sequence;
+        self.step().messages.push(Message {
+            sequence,
+            side: Side::Provider,
+            text: String::new(),
+            length,
+            variant: None,
+            probe: false,
+            findings: vec![(Severity::Error, Finding::line_too_long(length))],
+        });
+    }
+}
