@@ -463,13 +463,18 @@ impl Reader<'_> {
         used: &mut Vec<&'m str>,
     ) -> Shape {
         if let Some(all) = take(map, used, "allOf") {
-            // The bundler writes an annotated `$ref` as `allOf: [{"$ref": …}]`.
+            // The bundler writes an annotated `$ref` as `allOf: [{"$ref": …}]`;
+            // any other `allOf` is refused.
             return match all.as_array().map(Vec::as_slice) {
-                Some([only]) => {
+                Some([only])
+                    if only
+                        .as_object()
+                        .is_some_and(|o| o.len() == 1 && o.contains_key("$ref")) =>
+                {
                     let inner = self.shape(only, &format!("{pointer}/allOf/0"));
                     self.excluding(inner, map, used)
                 }
-                _ => Shape::Unsupported("`allOf` of other than one schema".into()),
+                _ => Shape::Unsupported("`allOf` other than around one bare `$ref`".into()),
             };
         }
         if let Some(reference) = take(map, used, "$ref") {
