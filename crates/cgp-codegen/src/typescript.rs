@@ -314,7 +314,7 @@ fn ts_type(shape: &Shape) -> Result<String, String> {
                 .map(|field| {
                     format!(
                         "{}{}: {}",
-                        Value::String(field.name).to_string(),
+                        Value::String(field.name),
                         if field.optional { "?" } else { "" },
                         field.ts
                     )
