@@ -65,6 +65,11 @@ pub enum Measure {
     AjvPredecoded,
     /// Python `jsonschema`, validator built once, `json.loads` included.
     PythonJsonschema,
+    /// Node `JSON.parse` on lines decoded to strings beforehand: the baseline of
+    /// the TypeScript package.
+    NodeJsonParse,
+    /// `decodeEnvelope` of the generated TypeScript package, same lines.
+    TypescriptDecode,
 }
 
 /// Which file a figure was measured on.
@@ -113,6 +118,10 @@ impl Measure {
             Measure::AjvPredecoded => "Node Ajv 8, lines decoded to strings beforehand",
             Measure::PythonJsonschema => {
                 "Python jsonschema 4 (validator built once, `json.loads` included)"
+            }
+            Measure::NodeJsonParse => "Node `JSON.parse`",
+            Measure::TypescriptDecode => {
+                "decode, generated TypeScript package (`decodeEnvelope`, under node)"
             }
         }
     }

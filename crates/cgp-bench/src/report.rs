@@ -92,6 +92,20 @@ impl Report {
         Some(self.speed(sample, a)? / self.speed(sample, b)?)
     }
 
+    /// A ratio reported for scale, with no target to meet: `a` × `b` on each file.
+    fn for_scale(&self, what: &str, a: Measure, b: Measure) -> Target {
+        Target {
+            goal: format!("for scale, not a target: {what}"),
+            results: Sample::ALL
+                .iter()
+                .map(|sample| match self.ratio(*sample, a, b) {
+                    Some(ratio) => (format!("{ratio:.2}×"), None),
+                    None => ("not measured".into(), None),
+                })
+                .collect(),
+        }
+    }
+
     /// The targets, each with its measured ratio on each file.
     pub fn targets(&self) -> Vec<Target> {
         let mut targets = Vec::new();
@@ -139,18 +153,11 @@ impl Report {
                 results,
             });
         }
-        targets.push(Target {
-            goal: "for scale, not a target: parse-only on 2 independent threads, × 1 thread (what two threads of this machine gave during the run)".into(),
-            results: Sample::ALL
-                .iter()
-                .map(|sample| {
-                    match self.ratio(*sample, Measure::ParseValueTwoThreads, Measure::ParseValue) {
-                        Some(ratio) => (format!("{ratio:.2}×"), None),
-                        None => ("not measured".into(), None),
-                    }
-                })
-                .collect(),
-        });
+        targets.push(self.for_scale(
+            "parse-only on 2 independent threads, × 1 thread (what two threads of this machine gave during the run)",
+            Measure::ParseValueTwoThreads,
+            Measure::ParseValue,
+        ));
         for (goal, other) in [
             (
                 "generated decode within 10% of hand-written",
@@ -175,6 +182,11 @@ impl Report {
                 results,
             });
         }
+        targets.push(self.for_scale(
+            "the TypeScript package's `decodeEnvelope`, × `JSON.parse` in the same node process",
+            Measure::TypescriptDecode,
+            Measure::NodeJsonParse,
+        ));
         let real = self.schema.iter().find(|run| run.factor == 1);
         targets.push(Target {
             goal: "codegen + check warm < 2 s on the real schema".into(),
