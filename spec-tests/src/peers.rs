@@ -69,18 +69,7 @@ pub fn ensure_installed() -> Result<PathBuf, String> {
                         PYTHON_JSONSCHEMA.into(),
                     ],
                 ),
-                (
-                    "npm".into(),
-                    vec![
-                        "install".into(),
-                        "--silent".into(),
-                        "--no-audit".into(),
-                        "--no-fund".into(),
-                        "--prefix".into(),
-                        scratch.join("node").display().to_string(),
-                        NODE_AJV.into(),
-                    ],
-                ),
+                npm_install(scratch, &[NODE_AJV]),
             ]
         },
     )
@@ -95,22 +84,23 @@ pub fn ensure_typescript() -> Result<PathBuf, String> {
         "typescript",
         &format!("{compiler}\n{NODE_JSON_SCHEMA_TO_TYPESCRIPT}\n"),
         |scratch| {
-            vec![(
-                "npm".into(),
-                vec![
-                    "install".into(),
-                    "--silent".into(),
-                    "--no-audit".into(),
-                    "--no-fund".into(),
-                    "--prefix".into(),
-                    scratch.join("node").display().to_string(),
-                    compiler.clone(),
-                    NODE_JSON_SCHEMA_TO_TYPESCRIPT.into(),
-                ],
+            vec![npm_install(
+                scratch,
+                &[&compiler, NODE_JSON_SCHEMA_TO_TYPESCRIPT],
             )]
         },
     )?;
     Ok(node_path(&base))
+}
+
+/// The step that installs `packages` with npm under `scratch/node`.
+fn npm_install(scratch: &Path, packages: &[&str]) -> (String, Vec<String>) {
+    let mut args: Vec<String> = ["install", "--silent", "--no-audit", "--no-fund", "--prefix"]
+        .map(str::to_owned)
+        .into();
+    args.push(scratch.join("node").display().to_string());
+    args.extend(packages.iter().map(|package| (*package).to_owned()));
+    ("npm".into(), args)
 }
 
 /// Installs the pinned reference provider with `cargo install --locked` unless

@@ -428,25 +428,30 @@ const CASES: u32 = 10_000;
 /// debug build, so the runner gets a thread of its own.
 #[test]
 fn every_generated_envelope_travels_the_same_way_through_every_decoder() {
-    let worker = std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(|| {
-            let config = ProptestConfig {
-                cases: CASES,
-                failure_persistence: None,
-                ..ProptestConfig::default()
-            };
-            let mut runner = proptest::test_runner::TestRunner::new(config);
-            runner
-                .run(&envelope(), check_one)
-                .map_err(|failure| failure.to_string())
-        })
-        .expect("spawn the runner");
-    match worker.join() {
-        Ok(Ok(())) => {}
-        Ok(Err(failure)) => panic!("{failure}"),
-        Err(_) => panic!("the runner panicked"),
+    let outcome = on_a_big_stack(|| {
+        let config = ProptestConfig {
+            cases: CASES,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        };
+        let mut runner = proptest::test_runner::TestRunner::new(config);
+        runner
+            .run(&envelope(), check_one)
+            .map_err(|failure| failure.to_string())
+    });
+    if let Err(failure) = outcome {
+        panic!("{failure}");
     }
+}
+
+/// Runs `work` on a thread with room for the nested strategies.
+fn on_a_big_stack<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(work)
+        .expect("spawn the runner")
+        .join()
+        .unwrap_or_else(|_| panic!("the runner panicked"))
 }
 
 fn check_one(envelope: Envelope) -> Result<(), TestCaseError> {
@@ -547,26 +552,22 @@ const TYPESCRIPT_CASES: u32 = 10_000;
 /// line, and byte-identical re-encoding of every line it accepts.
 #[test]
 fn generated_typescript_package_agrees_with_the_reference_on_generated_and_mutated_lines() {
-    let worker = std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(|| {
-            let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
-                failure_persistence: None,
-                ..ProptestConfig::default()
-            });
-            let strategy = envelope();
-            let mut lines = Vec::new();
-            for case in 0..TYPESCRIPT_CASES {
-                let tree = strategy.new_tree(&mut runner).expect("a value");
-                let line = encode_line(&tree.current()).expect("finite values always encode");
-                let line = line.trim_end().to_owned();
-                lines.push(mutate(&line, u64::from(case)));
-                lines.push(line);
-            }
-            lines
-        })
-        .expect("spawn the generator");
-    let lines = worker.join().expect("the generator panicked");
+    let lines = on_a_big_stack(|| {
+        let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        });
+        let strategy = envelope();
+        let mut lines = Vec::new();
+        for case in 0..TYPESCRIPT_CASES {
+            let tree = strategy.new_tree(&mut runner).expect("a value");
+            let line = encode_line(&tree.current()).expect("finite values always encode");
+            let line = line.trim_end().to_owned();
+            lines.push(mutate(&line, u64::from(case)));
+            lines.push(line);
+        }
+        lines
+    });
     let outcomes =
         spec_tests::typescript::decode_lines(&lines).unwrap_or_else(|error| panic!("{error}"));
     let mut failures = Vec::new();

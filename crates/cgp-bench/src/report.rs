@@ -92,18 +92,29 @@ impl Report {
         Some(self.speed(sample, a)? / self.speed(sample, b)?)
     }
 
-    /// A ratio reported for scale, with no target to meet: `a` × `b` on each file.
-    fn for_scale(&self, what: &str, a: Measure, b: Measure) -> Target {
+    /// `a` × `b` on each file, and whether `met` says the ratio meets the goal.
+    fn ratio_target(
+        &self,
+        goal: String,
+        a: Measure,
+        b: Measure,
+        met: &dyn Fn(f64) -> Option<bool>,
+    ) -> Target {
         Target {
-            goal: format!("for scale, not a target: {what}"),
+            goal,
             results: Sample::ALL
                 .iter()
                 .map(|sample| match self.ratio(*sample, a, b) {
-                    Some(ratio) => (format!("{ratio:.2}×"), None),
+                    Some(ratio) => (format!("{ratio:.2}×"), met(ratio)),
                     None => ("not measured".into(), None),
                 })
                 .collect(),
         }
+    }
+
+    /// A ratio reported for scale, with no target to meet.
+    fn for_scale(&self, what: &str, a: Measure, b: Measure) -> Target {
+        self.ratio_target(format!("for scale, not a target: {what}"), a, b, &|_| None)
     }
 
     /// The targets, each with its measured ratio on each file.
@@ -141,17 +152,7 @@ impl Report {
                 100.0,
             ),
         ] {
-            let results = Sample::ALL
-                .iter()
-                .map(|sample| match self.ratio(*sample, a, b) {
-                    Some(ratio) => (format!("{ratio:.2}×"), Some(ratio >= min)),
-                    None => ("not measured".into(), None),
-                })
-                .collect();
-            targets.push(Target {
-                goal: goal.into(),
-                results,
-            });
+            targets.push(self.ratio_target(goal.into(), a, b, &|ratio| Some(ratio >= min)));
         }
         targets.push(self.for_scale(
             "parse-only on 2 independent threads, × 1 thread (what two threads of this machine gave during the run)",
@@ -168,19 +169,12 @@ impl Report {
                 Measure::DecodeReference,
             ),
         ] {
-            let results = Sample::ALL
-                .iter()
-                .map(
-                    |sample| match self.ratio(*sample, Measure::DecodeGenerated, other) {
-                        Some(ratio) => (format!("{ratio:.2}×"), Some((ratio - 1.0).abs() <= 0.10)),
-                        None => ("not measured".into(), None),
-                    },
-                )
-                .collect();
-            targets.push(Target {
-                goal: goal.into(),
-                results,
-            });
+            targets.push(self.ratio_target(
+                goal.into(),
+                Measure::DecodeGenerated,
+                other,
+                &|ratio| Some((ratio - 1.0).abs() <= 0.10),
+            ));
         }
         targets.push(self.for_scale(
             "the TypeScript package's `decodeEnvelope`, × `JSON.parse` in the same node process",

@@ -202,14 +202,8 @@ pub fn render(
         });
     }
 
-    let mut environment = Environment::new();
-    let syntax = minijinja::syntax::SyntaxConfig::builder()
-        .trim_blocks(true)
-        .lstrip_blocks(true)
-        .keep_trailing_newline(true)
-        .build()
+    let mut environment = environment()
         .map_err(|error| Diagnostic::file(TEMPLATE_DIR, format!("template syntax: {error}")))?;
-    environment.set_syntax(syntax);
     environment.add_filter("cell", |value: String| {
         value.replace('|', "\\|").replace('\n', " ")
     });
@@ -261,6 +255,19 @@ pub fn render(
     files.push((format!("{DOCS_DIR}/README.md"), index));
     files.sort();
     Ok(files)
+}
+
+/// A minijinja environment with the syntax every template of this crate is
+/// written in: block tags take their line with them, the final newline stays.
+pub(crate) fn environment() -> Result<Environment<'static>, minijinja::Error> {
+    let mut environment = Environment::new();
+    let syntax = minijinja::syntax::SyntaxConfig::builder()
+        .trim_blocks(true)
+        .lstrip_blocks(true)
+        .keep_trailing_newline(true)
+        .build()?;
+    environment.set_syntax(syntax);
+    Ok(environment)
 }
 
 /// The branches of a tagged union, each with its own members.

@@ -11,8 +11,9 @@
 use crate::rust::COMMAND;
 use cgp_schema::ProtocolVersion;
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
-use cgp_schema::model::{Emit, Member, ObjectShape, Protocol, Shape, UnknownMembers};
-use minijinja::Environment;
+use cgp_schema::model::{
+    Branch, Emit, Member, ObjectShape, Protocol, Shape, TaggedUnion, UnknownMembers,
+};
 use minijinja::value::Serde;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -134,14 +135,7 @@ pub fn generate(
                             .clone()
                             .unwrap_or_else(|| cgp_schema::model::camel_case(&branch.tag))
                     );
-                    let mut members: Vec<Member> = union
-                        .shared
-                        .members
-                        .iter()
-                        .filter(|shared| branch.object.member(&shared.name).is_none())
-                        .cloned()
-                        .collect();
-                    members.extend(branch.object.members.iter().cloned());
+                    let members = branch_members(union, branch);
                     declarations.push(Declaration {
                         name: branch_name.clone(),
                         doc: doc_lines(branch.annotations.description.as_deref()),
@@ -216,14 +210,8 @@ pub fn generate(
         "shapes": serde_json::to_string_pretty(&Value::Object(shapes)).unwrap_or_default(),
     });
 
-    let mut environment = Environment::new();
-    let syntax = minijinja::syntax::SyntaxConfig::builder()
-        .trim_blocks(true)
-        .lstrip_blocks(true)
-        .keep_trailing_newline(true)
-        .build()
-        .map_err(|error| problem(format!("template syntax: {error}")))?;
-    environment.set_syntax(syntax);
+    let mut environment =
+        crate::docs::environment().map_err(|error| problem(format!("template syntax: {error}")))?;
     environment.add_filter("json", |value: String| Value::String(value).to_string());
     let mut files = BTreeMap::new();
     for (path, source) in TEMPLATES {
@@ -263,6 +251,20 @@ fn fields(members: &[Member]) -> Result<Vec<Field>, String> {
             })
         })
         .collect()
+}
+
+/// A branch's members in the order the encoder writes them: the shared ones
+/// it does not redefine, then its own (the tag among them).
+fn branch_members(union: &TaggedUnion, branch: &Branch) -> Vec<Member> {
+    let mut members: Vec<Member> = union
+        .shared
+        .members
+        .iter()
+        .filter(|shared| branch.object.member(&shared.name).is_none())
+        .cloned()
+        .collect();
+    members.extend(branch.object.members.iter().cloned());
+    members
 }
 
 /// Whether an integer shape needs a `bigint` to hold every value exactly.
@@ -402,14 +404,7 @@ fn descriptor(shape: &Shape, named: bool) -> Result<Value, String> {
                 .branches
                 .iter()
                 .map(|branch| {
-                    let mut members: Vec<Member> = union
-                        .shared
-                        .members
-                        .iter()
-                        .filter(|shared| branch.object.member(&shared.name).is_none())
-                        .cloned()
-                        .collect();
-                    members.extend(branch.object.members.iter().cloned());
+                    let members = branch_members(union, branch);
                     Ok(json!({
                         "tag": branch.tag,
                         "members": members_descriptor(&ObjectShape {
