@@ -246,7 +246,7 @@ fn fields(members: &[Member]) -> Result<Vec<Field>, String> {
             Ok(Field {
                 name: member.name.clone(),
                 optional: !member.required,
-                ts: ts_type(shape).map_err(|why| format!("member `{}`: {why}", member.name))?,
+                ts: ts_type(shape).map_err(|why| unsupported(member, &why))?,
                 doc: doc_lines(member.annotations.description.as_deref()),
             })
         })
@@ -265,6 +265,14 @@ fn branch_members(union: &TaggedUnion, branch: &Branch) -> Vec<Member> {
         .collect();
     members.extend(branch.object.members.iter().cloned());
     members
+}
+
+/// Why a member cannot be generated, with where its schema is written.
+fn unsupported(member: &Member, why: &str) -> String {
+    format!(
+        "{}: member `{}`: the TypeScript package cannot describe {why}",
+        member.at, member.name
+    )
 }
 
 /// Whether an integer shape needs a `bigint` to hold every value exactly.
@@ -456,9 +464,68 @@ fn members_descriptor(object: &ObjectShape) -> Result<Value, String> {
                 "emit": emit,
                 "default": member.annotations.default,
                 "shape": descriptor(&member.shape, false)
-                    .map_err(|why| format!("member `{}`: {why}", member.name))?,
+                    .map_err(|why| unsupported(member, &why))?,
             }))
         })
         .collect::<Result<Vec<_>, String>>()?;
     Ok(Value::Array(members))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cgp_schema::model::Reading;
+
+    fn protocol(member: Value) -> Protocol {
+        let document = json!({
+            "x-cgp-tag": "type",
+            "oneOf": [{
+                "title": "Ping",
+                "type": "object",
+                "properties": {"type": {"const": "ping"}, "x": member},
+                "required": ["type"]
+            }],
+            "$defs": {}
+        });
+        Protocol::read(&document, Reading::Validator, &|_| None)
+    }
+
+    fn version() -> ProtocolVersion {
+        "demo/1.0".parse().expect("a version")
+    }
+
+    #[test]
+    fn a_model_renders_a_union_on_its_tag_and_a_bigint_for_64_bit_integers() {
+        let files = generate(
+            &protocol(json!({"type": "integer", "minimum": 0, "maximum": 18446744073709551615u64})),
+            &version(),
+        )
+        .expect("generated");
+        let types = &files[&format!("{TYPESCRIPT_DIR}/src/types.ts")];
+        assert!(
+            types.contains("export type Envelope = PingEnvelope;"),
+            "{types}"
+        );
+        assert!(
+            types.contains("  type: \"ping\";\n  x?: bigint;\n"),
+            "{types}"
+        );
+        assert!(
+            files[&format!("{TYPESCRIPT_DIR}/package.json")].contains("\"version\": \"1.0.0\"")
+        );
+    }
+
+    #[test]
+    fn a_shape_the_package_cannot_describe_is_refused_naming_the_member() {
+        let problems = generate(
+            &protocol(json!({"type": "string", "pattern": "^a"})),
+            &version(),
+        )
+        .expect_err("refused")
+        .to_string();
+        assert!(
+            problems.contains("member `x`") && problems.contains("`pattern`"),
+            "{problems}"
+        );
+    }
 }
