@@ -43,6 +43,9 @@ class JsonObject {
 
 type Json = null | boolean | string | JsonNumber | Json[] | JsonObject;
 
+/** What ends the plain run of a string: a quote, a backslash, a control character. */
+const STRING_STOP = /["\\\u0000-\u001f]/g;
+
 /** The deepest nesting the reference decoder reads. */
 const MAX_DEPTH = 127;
 const U64_MAX = (1n << 64n) - 1n;
@@ -175,24 +178,24 @@ class Reader {
   private string(): string {
     const text = this.text;
     let out = "";
-    let start = this.at;
     for (;;) {
-      if (this.at >= text.length) this.fail("EOF while parsing a string");
+      // The next quote, backslash or control character, found by the regex engine.
+      STRING_STOP.lastIndex = this.at;
+      const stop = STRING_STOP.exec(text);
+      if (stop === null) {
+        this.at = text.length;
+        this.fail("EOF while parsing a string");
+      }
+      out += text.slice(this.at, stop.index);
+      this.at = stop.index;
       const code = text.charCodeAt(this.at);
       if (code === 0x22) {
-        out += text.slice(start, this.at);
         this.at += 1;
         return out;
       }
-      if (code === 0x5c /* \ */) {
-        out += text.slice(start, this.at);
-        this.at += 1;
-        out += this.escape();
-        start = this.at;
-        continue;
-      }
-      if (code < 0x20) this.fail("control character (\\u0000-\\u001F) found while parsing a string");
+      if (code !== 0x5c /* \ */) this.fail("control character (\\u0000-\\u001F) found while parsing a string");
       this.at += 1;
+      out += this.escape();
     }
   }
 
