@@ -839,26 +839,29 @@ fn a_description_change_needs_no_bump() {
     );
 }
 
+/// A published bundle whose one variant, `answer` (provider → host), refers to
+/// the type `Item`.
+fn bundle(item: Value) -> Side {
+    let document = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "x-cgp-protocol-version": "demo/1.0",
+        "x-cgp-profile": "interop",
+        "oneOf": [{
+            "x-cgp-direction": "provider-to-host",
+            "type": "object",
+            "properties": {"type": {"const": "answer"}, "item": {"$ref": "#/$defs/Item"}},
+            "required": ["type"]
+        }],
+        "$defs": {"Item": item}
+    });
+    let text = serde_json::to_string_pretty(&document).expect("serialise");
+    Side::from_bundle_text("bundle.json", &text).expect("a valid bundle")
+}
+
 /// Hand-written bundles reach shapes the source checker refuses; the classifier
 /// must still order them or call them replaced, and never panic.
 #[test]
 fn bundle_only_shapes_are_classified() {
-    let bundle = |item: Value| {
-        let document = json!({
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "x-cgp-protocol-version": "demo/1.0",
-            "x-cgp-profile": "interop",
-            "oneOf": [{
-                "x-cgp-direction": "provider-to-host",
-                "type": "object",
-                "properties": {"type": {"const": "answer"}, "item": {"$ref": "#/$defs/Item"}},
-                "required": ["type"]
-            }],
-            "$defs": {"Item": item}
-        });
-        let text = serde_json::to_string_pretty(&document).expect("serialise");
-        Side::from_bundle_text("bundle.json", &text).expect("a valid bundle")
-    };
     let old = bundle(json!({"type": "string", "const": "a"}));
     let new = bundle(json!({"type": "string", "const": "b", "not": {"const": "c"}}));
     let comparison = classify::classify(&old, &new);
@@ -921,6 +924,74 @@ fn bundle_only_shapes_are_classified() {
             "major".into(),
             "is now a tagged union".into()
         )]
+    );
+}
+
+/// A schema the protocol model cannot describe is compared as written: the same
+/// text is no change, any other is one the classifier cannot order.
+#[test]
+fn undescribed_shapes_compare_as_written() {
+    let odd = |minimum: u32| bundle(json!({"type": "string", "minimum": minimum}));
+    assert_eq!(classify::classify(&odd(1), &odd(1)).changes, Vec::new());
+    assert_eq!(
+        summarise(&classify::classify(&odd(1), &odd(2))),
+        vec![(
+            "VALUE_SET_CHANGED".into(),
+            "/Item".into(),
+            P2H.into(),
+            "major".into(),
+            "the schema changed, and the protocol model cannot describe it (keyword `minimum` in this position), so the change cannot be ordered".into()
+        )]
+    );
+    let nullable = bundle(json!({"type": ["string", "null"], "minimum": 1}));
+    assert_eq!(
+        summarise(&classify::classify(&bundle(json!({"type": "string"})), &nullable)),
+        vec![(
+            "VALUE_SET_CHANGED".into(),
+            "/Item".into(),
+            P2H.into(),
+            "major".into(),
+            "the new schema is one the protocol model cannot describe (keyword `minimum` in this position), so the change cannot be ordered".into()
+        )],
+        "whether an undescribed schema accepts `null` is not guessed"
+    );
+}
+
+/// Shapes compare as the model reads them: the spelling of `null` and the
+/// annotations of a `null` branch are no change; item documentation is seen.
+#[test]
+fn shapes_compare_as_the_model_reads_them() {
+    let any_of = bundle(json!({"anyOf": [{"type": "string"}, {"type": "null", "title": "None"}]}));
+    let by_type = bundle(json!({"type": ["string", "null"], "maxLength": 3}));
+    assert_eq!(
+        summarise(&classify::classify(&any_of, &by_type)),
+        vec![(
+            "VALUE_SET_NARROWED".into(),
+            "/Item".into(),
+            P2H.into(),
+            "minor".into(),
+            "`maxLength` 3 was added".into()
+        )]
+    );
+    let items = |description: &str| {
+        bundle(json!({"type": "array", "items": {"type": "string", "description": description}}))
+    };
+    assert_eq!(
+        summarise(&classify::classify(&items("a"), &items("b"))),
+        vec![(
+            "DOCUMENTATION_CHANGED".into(),
+            "/Item/items".into(),
+            P2H.into(),
+            "none".into(),
+            "`description` changed (documentation only)".into()
+        )]
+    );
+    let inclusive = bundle(json!({"type": "integer", "minimum": 1}));
+    let exclusive = bundle(json!({"type": "integer", "exclusiveMinimum": 0}));
+    assert_eq!(
+        classify::classify(&inclusive, &exclusive).changes,
+        Vec::new(),
+        "the same integer range, spelt two ways"
     );
 }
 

@@ -10,11 +10,11 @@
 use crate::bundle::{Bundle, Origins, Profile};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::json_text;
-use crate::model::{Annotations, Emit};
+use crate::model::{Emit, Part, Protocol, Reading, Shape};
 use crate::source::Target;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{Draft, ValidationError};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::OnceLock;
@@ -48,6 +48,8 @@ const MAX_NAMES_LISTED: usize = 10;
 pub struct Validator {
     profile: Profile,
     document: Value,
+    /// The model of the bundle, which explanations of failed keywords read.
+    protocol: Protocol,
     origins: Origins,
     tags: Vec<String>,
     variants: BTreeMap<String, (usize, jsonschema::Validator)>,
@@ -132,6 +134,7 @@ impl Validator {
         Ok(Self {
             profile: bundle.profile,
             document: document.clone(),
+            protocol: Protocol::read(document, Reading::Validator, &|_| None),
             origins: bundle.origins.clone(),
             tags,
             variants,
@@ -328,21 +331,20 @@ impl Validator {
         keyword_path: &str,
         instance: &Value,
     ) -> Option<Result<usize, (String, String)>> {
-        let owner = self.keyword_owner(keyword_path)?;
-        let tag = Annotations::of(owner).tag?;
-        let tag = tag.as_str();
-        let branches = owner.get("oneOf")?.as_array()?;
-        let values: Vec<&Value> = branches
+        let Some(Shape::TaggedUnion(union)) = self.owner(keyword_path)?.shape() else {
+            return None;
+        };
+        let tag = union.tag.as_str();
+        let expected = union
+            .branches
             .iter()
-            .filter_map(|branch| branch.get("properties")?.get(tag)?.get("const"))
-            .collect();
-        let expected = values
-            .iter()
-            .map(|value| value.to_string())
+            .map(|branch| Value::from(branch.tag.as_str()).to_string())
             .collect::<Vec<_>>()
             .join(", ");
         let found = instance.get(tag);
-        let index = found.and_then(|found| values.iter().position(|value| *value == found));
+        let index = found
+            .and_then(Value::as_str)
+            .and_then(|found| union.branches.iter().position(|branch| branch.tag == found));
         Some(match (index, found) {
             (Some(index), _) => Ok(index),
             (None, None) => Err((
@@ -356,21 +358,24 @@ impl Validator {
         })
     }
 
-    /// The schema object that holds the keyword at `keyword_path`.
-    fn keyword_owner(&self, keyword_path: &str) -> Option<&Map<String, Value>> {
+    /// What the model read for the schema that holds the keyword at
+    /// `keyword_path`, an evaluation path into the bundle.
+    fn owner(&self, keyword_path: &str) -> Option<Part<'_>> {
         let cut = keyword_path.rfind('/')?;
-        let owner = self.resolve_pointer(&keyword_path[..cut])?;
-        owner.as_object()
+        self.protocol
+            .part_at(&self.bundle_pointer(keyword_path.get(..cut)?)?)
     }
 
-    /// Looks a pointer up in the bundle, following the `$ref` segments that
-    /// evaluation paths contain.
-    fn resolve_pointer(&self, pointer: &str) -> Option<&Value> {
+    /// The bundle pointer an evaluation path ends at: each `$ref` segment is
+    /// replaced by the pointer the reference names.
+    fn bundle_pointer(&self, path: &str) -> Option<String> {
+        let mut pointer = String::new();
         let mut current = &self.document;
-        for token in json_text::pointer_tokens(pointer) {
+        for token in json_text::pointer_tokens(path) {
             if token == "$ref" {
-                let reference = current.get("$ref")?.as_str()?;
-                current = self.document.pointer(reference.strip_prefix('#')?)?;
+                let reference = current.get("$ref")?.as_str()?.strip_prefix('#')?;
+                current = self.document.pointer(reference)?;
+                pointer = reference.to_owned();
                 continue;
             }
             current = match current {
@@ -378,13 +383,17 @@ impl Validator {
                 Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
                 _ => return None,
             };
+            pointer.push('/');
+            pointer.push_str(&json_text::escape_token(&token));
         }
-        Some(current)
+        Some(pointer)
     }
 
     fn member_rule(&self, object_keyword_path: &str, member: &str) -> Option<Emit> {
-        let owner = self.keyword_owner(object_keyword_path)?;
-        Annotations::of(owner.get("properties")?.get(member)?.as_object()?).emit
+        self.owner(object_keyword_path)?
+            .object()?
+            .member(member)?
+            .emit()
     }
 
     fn message(&self, error: &ValidationError<'_>, schema_path: &str) -> String {
@@ -457,8 +466,8 @@ impl Validator {
             }
             ValidationErrorKind::MinItems { limit } => {
                 let owner_rule = self
-                    .keyword_owner(schema_path)
-                    .and_then(|owner| Annotations::of(owner).emit);
+                    .owner(schema_path)
+                    .and_then(|owner| owner.annotations().emit);
                 if owner_rule == Some(Emit::OmitIfEmpty) {
                     "an empty array: the canonical encoder omits this member when it is empty (strict profile)".into()
                 } else {

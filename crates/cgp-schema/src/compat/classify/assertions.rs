@@ -1,32 +1,29 @@
-//! What two schemas accept, keyword by keyword: JSON types, value sets, bounds,
-//! object members and tagged unions.
+//! What two shapes accept, kind by kind: JSON types, value sets, constraints,
+//! object members and tagged unions. A shape the protocol model cannot
+//! describe is compared as written, and any difference is a change the
+//! classifier cannot order.
 
 use super::Rule;
-use super::walk::{
-    DOCUMENTATION, Kind, LOWER_BOUNDS, NOT_COMPARED, Place, UPPER_BOUNDS, Walker, branches,
-    essence, is_neutral, json_types, required, show, value_set,
-};
+use super::facets::{self, Constraint, Order};
+use super::side::Side;
+use super::walk::{Place, Walker, list_of, show};
 use crate::json_text;
-use serde_json::{Map, Value};
-use std::collections::BTreeSet;
+use crate::model::{self, Member, ObjectShape, Shape, TaggedUnion, UnknownMembers};
+use std::collections::{BTreeMap, BTreeSet};
 
 impl Walker<'_> {
-    /// Everything two schema objects assert, keyword by keyword.
-    pub(super) fn assertions(
-        &mut self,
-        place: &Place,
-        old: &Map<String, Value>,
-        new: &Map<String, Value>,
-        depth: usize,
-    ) {
-        let old_kind = Kind::of(old, &self.old.document);
-        let new_kind = Kind::of(new, &self.new.document);
-        match (&old_kind, &new_kind) {
-            (Kind::Union(old_tag), Kind::Union(new_tag)) => {
-                self.union(place, old, new, old_tag, new_tag, depth);
+    /// Everything two non-null, non-reference shapes assert.
+    pub(super) fn assertions(&mut self, place: &Place, old: &Shape, new: &Shape, depth: usize) {
+        if matches!(old, Shape::Unsupported(_)) || matches!(new, Shape::Unsupported(_)) {
+            self.undescribed(place, old, new);
+            return;
+        }
+        match (old, new) {
+            (Shape::TaggedUnion(before), Shape::TaggedUnion(after)) => {
+                self.union(place, before, after, depth);
                 return;
             }
-            (Kind::Union(_), _) => {
+            (Shape::TaggedUnion(_), _) => {
                 self.report(
                     Rule::ValueSetChanged,
                     place,
@@ -34,78 +31,53 @@ impl Walker<'_> {
                 );
                 return;
             }
-            (_, Kind::Union(_)) => {
+            (_, Shape::TaggedUnion(_)) => {
                 self.report(Rule::ValueSetChanged, place, "is now a tagged union".into());
                 return;
             }
             _ => {}
         }
-        self.json_types(place, old, new, &old_kind, &new_kind);
-        self.values(place, old, new, &old_kind, &new_kind);
-        let vocabulary =
-            matches!(old_kind, Kind::Vocabulary(..)) || matches!(new_kind, Kind::Vocabulary(..));
-        let keywords: BTreeSet<&String> = old.keys().chain(new.keys()).collect();
-        for keyword in keywords {
-            let keyword = keyword.as_str();
-            if DOCUMENTATION.contains(&keyword) || NOT_COMPARED.contains(&keyword) {
-                continue;
-            }
-            if vocabulary && matches!(keyword, "oneOf") {
-                continue;
-            }
-            let before = old.get(keyword);
-            let after = new.get(keyword);
-            if LOWER_BOUNDS.contains(&keyword) || UPPER_BOUNDS.contains(&keyword) {
-                self.bound(place, keyword, before, after);
-            } else {
-                self.keyword(place, keyword, before, after);
-            }
+        self.json_types(place, old, new);
+        self.values(place, old, new);
+        self.constraints(place, old, new);
+        if let (Shape::Array(before), Shape::Array(after)) = (old, new) {
+            let items = place.items();
+            let (old_items, new_items) = (&before.item_annotations, &after.item_annotations);
+            self.annotations(&items, old_items, new_items, false);
+            self.accepted(&items, &before.items, &after.items, depth + 1);
         }
-        match (old.get("items"), new.get("items")) {
-            (Some(before), Some(after)) => self.schema(&place.items(), before, after, depth + 1),
-            (before, after) => self.keyword(place, "items", before, after),
-        }
-        let is_object = |map: &Map<String, Value>| {
-            map.contains_key("properties")
-                || map.contains_key("required")
-                || map.get("type").and_then(Value::as_str) == Some("object")
+        let empty = ObjectShape {
+            members: Vec::new(),
+            unknown_members: UnknownMembers::Allowed,
         };
-        if is_object(old) || is_object(new) {
-            self.object(place, old, new, depth);
+        match (old, new) {
+            (Shape::Object(before), Shape::Object(after)) => {
+                self.object(place, before, after, depth);
+            }
+            (Shape::Object(before), _) => self.object(place, before, &empty, depth),
+            (_, Shape::Object(after)) => self.object(place, &empty, after, depth),
+            _ => {}
         }
     }
 
     /// The JSON types: a change of type is breaking; `integer` ↔ `number` is a
     /// narrowing or a widening.
-    pub(super) fn json_types(
-        &mut self,
-        place: &Place,
-        old: &Map<String, Value>,
-        new: &Map<String, Value>,
-        old_kind: &Kind,
-        new_kind: &Kind,
-    ) {
+    fn json_types(&mut self, place: &Place, old: &Shape, new: &Shape) {
         let place = &place.keyword("type");
-        match (json_types(old, old_kind), json_types(new, new_kind)) {
+        let list = |types: &BTreeSet<String>| {
+            types
+                .iter()
+                .map(|t| format!("`{t}`"))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        };
+        match (facets::json_types(old), facets::json_types(new)) {
             (Some(before), Some(after)) if before != after => {
                 let general = |types: &BTreeSet<String>| -> BTreeSet<String> {
                     types
                         .iter()
-                        .map(|t| {
-                            if t == "integer" {
-                                "number".to_owned()
-                            } else {
-                                t.clone()
-                            }
-                        })
+                        .map(|t| if t == "integer" { "number" } else { t }.to_owned())
                         .collect()
-                };
-                let list = |types: &BTreeSet<String>| {
-                    types
-                        .iter()
-                        .map(|t| format!("`{t}`"))
-                        .collect::<Vec<_>>()
-                        .join(" or ")
                 };
                 if general(&before) != general(&after) {
                     self.report(
@@ -137,11 +109,7 @@ impl Walker<'_> {
                 place,
                 format!(
                     "values are now restricted to the JSON type {}",
-                    after
-                        .iter()
-                        .map(|t| format!("`{t}`"))
-                        .collect::<Vec<_>>()
-                        .join(" or ")
+                    list(&after)
                 ),
             ),
             (Some(before), None) => self.report(
@@ -149,11 +117,7 @@ impl Walker<'_> {
                 place,
                 format!(
                     "values are no longer restricted to the JSON type {}",
-                    before
-                        .iter()
-                        .map(|t| format!("`{t}`"))
-                        .collect::<Vec<_>>()
-                        .join(" or ")
+                    list(&before)
                 ),
             ),
             _ => {}
@@ -161,28 +125,24 @@ impl Walker<'_> {
     }
 
     /// Enumerations, constants and the known values of open vocabularies.
-    pub(super) fn values(
-        &mut self,
-        place: &Place,
-        old: &Map<String, Value>,
-        new: &Map<String, Value>,
-        old_kind: &Kind,
-        new_kind: &Kind,
-    ) {
-        let at = |map: &Map<String, Value>| {
-            if map.contains_key("const") {
-                "const"
-            } else {
-                "enum"
-            }
-        };
+    fn values(&mut self, place: &Place, old: &Shape, new: &Shape) {
+        let old_set = facets::value_set(old);
+        let new_set = facets::value_set(new);
+        let listed_by = |set: Option<(&[_], &'static str)>| set.map_or("enum", |(_, at)| at);
         let place_values = Place {
-            old_at: format!("{}/{}", place.old_at, at(old)),
-            new_at: format!("{}/{}", place.new_at, at(new)),
+            old_at: format!("{}/{}", place.old_at, listed_by(old_set)),
+            new_at: format!("{}/{}", place.new_at, listed_by(new_set)),
             ..place.clone()
         };
-        match (value_set(old), value_set(new)) {
-            (Some(before), Some(after)) => {
+        let listed = |values: &[serde_json::Value]| {
+            values
+                .iter()
+                .map(|v| format!("`{}`", show(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match (old_set, new_set) {
+            (Some((before, _)), Some((after, _))) => {
                 for value in after.iter().filter(|value| !before.contains(value)) {
                     self.report(
                         Rule::EnumValueAdded,
@@ -210,52 +170,51 @@ impl Walker<'_> {
                     );
                 }
             }
-            (None, Some(after)) => {
-                let listed = after
-                    .iter()
-                    .map(|v| format!("`{}`", show(v)))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                let message = if matches!(old_kind, Kind::Vocabulary(..)) {
-                    format!("the open vocabulary is now closed: only {listed} are accepted")
+            (None, Some((after, _))) => {
+                let message = if matches!(old, Shape::OpenVocabulary(_)) {
+                    format!(
+                        "the open vocabulary is now closed: only {} are accepted",
+                        listed(after)
+                    )
                 } else {
-                    format!("values are now restricted to {listed}")
+                    format!("values are now restricted to {}", listed(after))
                 };
                 self.report(Rule::ValueSetNarrowed, &place_values, message);
             }
-            (Some(before), None) => {
-                let listed = before
-                    .iter()
-                    .map(|v| format!("`{}`", show(v)))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                let message = if matches!(new_kind, Kind::Vocabulary(..)) {
+            (Some((before, _)), None) => {
+                let message = if matches!(new, Shape::OpenVocabulary(_)) {
                     format!(
-                        "the closed enumeration of {listed} is now an open vocabulary: any string is accepted"
+                        "the closed enumeration of {} is now an open vocabulary: any string is accepted",
+                        listed(before)
                     )
                 } else {
-                    format!("values are no longer restricted to {listed}")
+                    format!("values are no longer restricted to {}", listed(before))
                 };
                 self.report(Rule::ValueSetWidened, &place_values, message);
             }
             (None, None) => {}
         }
-        if let (Kind::Vocabulary(before, old_at), Kind::Vocabulary(after, new_at)) =
-            (old_kind, new_kind)
-        {
+        if let (Shape::OpenVocabulary(before), Shape::OpenVocabulary(after)) = (old, new) {
+            let known_at = |side: &Side, known_type: &Option<String>| {
+                known_type
+                    .as_deref()
+                    .and_then(|name| side.protocol.named(name))
+                    .map(|named| format!("{}/enum", named.at.pointer))
+                    .unwrap_or_default()
+            };
             let place = &Place {
-                old_at: old_at.clone(),
-                new_at: new_at.clone(),
+                old_at: known_at(self.old, &before.known_type),
+                new_at: known_at(self.new, &after.known_type),
                 ..place.clone()
             };
-            for value in after.iter().filter(|value| !before.contains(value)) {
+            for value in after.known.iter().filter(|v| !before.known.contains(v)) {
                 self.report(
                     Rule::VocabularyValueAdded,
                     place,
                     format!("the open vocabulary gains the known value `{value}`"),
                 );
             }
-            for value in before.iter().filter(|value| !after.contains(value)) {
+            for value in before.known.iter().filter(|v| !after.known.contains(v)) {
                 self.report(
                     Rule::VocabularyValueRemoved,
                     place,
@@ -267,175 +226,158 @@ impl Walker<'_> {
         }
     }
 
-    /// A numeric bound: tighter accepts less, looser accepts more.
-    pub(super) fn bound(
-        &mut self,
-        place: &Place,
-        keyword: &str,
-        before: Option<&Value>,
-        after: Option<&Value>,
-    ) {
-        let lower = LOWER_BOUNDS.contains(&keyword);
-        let at = place.keyword(keyword);
-        match (before, after) {
-            (Some(before), Some(after)) if before != after => {
-                match (before.as_f64(), after.as_f64()) {
-                    (Some(b), Some(a)) if a != b => {
-                        let tighter = if lower { a > b } else { a < b };
-                        let (rule, verb) = if tighter {
-                            (
-                                Rule::ValueSetNarrowed,
-                                if lower { "raised" } else { "lowered" },
-                            )
-                        } else {
-                            (
-                                Rule::ValueSetWidened,
-                                if lower { "lowered" } else { "raised" },
-                            )
-                        };
-                        self.report(
-                            rule,
-                            &at,
-                            format!("`{keyword}` {verb} from {before} to {after}"),
-                        );
-                    }
-                    _ => self.report(
-                        Rule::ValueSetChanged,
-                        &at,
-                        format!("`{keyword}` changed from {before} to {after}"),
-                    ),
-                }
+    /// Bounds, patterns, formats, exclusions and the other constraints, matched by
+    /// the keyword that writes them.
+    pub(super) fn constraints(&mut self, place: &Place, old: &Shape, new: &Shape) {
+        let before: BTreeMap<&str, Constraint> = facets::constraints(old)
+            .into_iter()
+            .map(|constraint| (constraint.keyword, constraint))
+            .collect();
+        let after: BTreeMap<&str, Constraint> = facets::constraints(new)
+            .into_iter()
+            .map(|constraint| (constraint.keyword, constraint))
+            .collect();
+        let keywords: BTreeSet<&str> = before.keys().chain(after.keys()).copied().collect();
+        for keyword in keywords {
+            let at = place.keyword(keyword);
+            match (before.get(keyword), after.get(keyword)) {
+                (Some(before), Some(after)) => self.constraint(&at, before, after),
+                (None, Some(after)) => self.report(
+                    Rule::ValueSetNarrowed,
+                    &at,
+                    format!("`{keyword}` {} was added", after.shown),
+                ),
+                (Some(before), None) => self.report(
+                    Rule::ValueSetWidened,
+                    &at,
+                    format!("`{keyword}` {} was removed", before.shown),
+                ),
+                (None, None) => {}
             }
-            (before, after) => self.keyword(place, keyword, before, after),
         }
     }
 
-    /// Any other assertion keyword: adding one accepts less, removing one accepts
-    /// more, replacing one is a change the classifier cannot order.
-    pub(super) fn keyword(
-        &mut self,
-        place: &Place,
-        keyword: &str,
-        before: Option<&Value>,
-        after: Option<&Value>,
-    ) {
-        let before = before.filter(|value| !is_neutral(keyword, value));
-        let after = after.filter(|value| !is_neutral(keyword, value));
-        let at = place.keyword(keyword);
-        match (before, after) {
-            (None, None) => {}
-            (Some(before), Some(after)) if before == after => {}
-            (None, Some(after)) => self.report(
-                Rule::ValueSetNarrowed,
-                &at,
-                format!("`{keyword}` {} was added", show(after)),
+    /// One constraint in both versions: a tighter bound accepts less, a looser
+    /// one more; any other new setting cannot be ordered.
+    fn constraint(&mut self, at: &Place, before: &Constraint, after: &Constraint) {
+        let keyword = before.keyword;
+        let (tighter, lower) = match (before.order, after.order) {
+            (Order::Lower(b), Order::Lower(a)) if a == b => return,
+            (Order::Upper(b), Order::Upper(a)) if a == b => return,
+            (Order::Lower(b), Order::Lower(a)) => (a > b, true),
+            (Order::Upper(b), Order::Upper(a)) => (a < b, false),
+            _ if before.shown == after.shown => return,
+            _ => {
+                self.report(
+                    Rule::ValueSetChanged,
+                    at,
+                    format!(
+                        "`{keyword}` changed from {} to {}",
+                        before.shown, after.shown
+                    ),
+                );
+                return;
+            }
+        };
+        let (rule, verb) = match (tighter, lower) {
+            (true, true) => (Rule::ValueSetNarrowed, "raised"),
+            (true, false) => (Rule::ValueSetNarrowed, "lowered"),
+            (false, true) => (Rule::ValueSetWidened, "lowered"),
+            (false, false) => (Rule::ValueSetWidened, "raised"),
+        };
+        self.report(
+            rule,
+            at,
+            format!(
+                "`{keyword}` {verb} from {} to {}",
+                before.shown, after.shown
             ),
-            (Some(before), None) => self.report(
-                Rule::ValueSetWidened,
-                &at,
-                format!("`{keyword}` {} was removed", show(before)),
-            ),
-            (Some(before), Some(after)) => self.report(
-                Rule::ValueSetChanged,
-                &at,
-                format!(
-                    "`{keyword}` changed from {} to {}",
-                    show(before),
-                    show(after)
-                ),
-            ),
-        }
+        );
     }
 
     /// Members of an object: added, removed, renamed, required, and each common one.
     pub(super) fn object(
         &mut self,
         place: &Place,
-        old: &Map<String, Value>,
-        new: &Map<String, Value>,
+        old: &ObjectShape,
+        new: &ObjectShape,
         depth: usize,
     ) {
-        let empty = Map::new();
-        let old_members = old
-            .get("properties")
-            .and_then(Value::as_object)
-            .unwrap_or(&empty);
-        let new_members = new
-            .get("properties")
-            .and_then(Value::as_object)
-            .unwrap_or(&empty);
-        let old_required = required(old);
-        let new_required = required(new);
-        let removed: Vec<&String> = old_members
-            .keys()
-            .filter(|name| !new_members.contains_key(*name))
+        let removed: Vec<&Member> = old
+            .members
+            .iter()
+            .filter(|member| new.member(&member.name).is_none())
             .collect();
-        let added: Vec<&String> = new_members
-            .keys()
-            .filter(|name| !old_members.contains_key(*name))
+        let added: Vec<&Member> = new
+            .members
+            .iter()
+            .filter(|member| old.member(&member.name).is_none())
             .collect();
-        let same = |old_name: &String, new_name: &String| {
-            let before = old_members.get(old_name).map(essence);
-            let after = new_members.get(new_name).map(essence);
-            before.is_some()
-                && before == after
-                && old_required.contains(old_name) == new_required.contains(new_name)
-        };
-        let mut renamed: Vec<(&String, &String)> = Vec::new();
-        for old_name in &removed {
-            let matches: Vec<&&String> = added
-                .iter()
-                .filter(|new_name| same(old_name, new_name))
-                .collect();
-            if let [new_name] = matches.as_slice() {
-                let rivals = removed.iter().filter(|other| same(other, new_name)).count();
+        let same =
+            |before: &Member, after: &Member| facets::essence(before) == facets::essence(after);
+        let mut renamed: Vec<(&str, &Member)> = Vec::new();
+        for before in &removed {
+            let matches: Vec<&&Member> = added.iter().filter(|after| same(before, after)).collect();
+            if let [after] = matches.as_slice() {
+                let rivals = removed.iter().filter(|other| same(other, after)).count();
                 if rivals == 1 {
-                    renamed.push((old_name, new_name));
+                    renamed.push((&before.name, after));
                 }
             }
         }
-        for old_name in removed {
-            let member = place.member(old_name, old_name);
+        for before in removed {
+            let old_name = &before.name;
             match renamed.iter().find(|(from, _)| *from == old_name) {
-                Some((_, new_name)) => self.report(
+                Some((_, after)) => self.report(
                     Rule::FieldRenamed,
-                    &place.member(old_name, new_name),
+                    &place.member(&after.name, before.at.pointer.clone(), after.at.pointer.clone()),
                     format!(
-                        "the member `{old_name}` was renamed to `{new_name}` (removed, and added with the same schema); deprecate it instead (SPEC U4)"
+                        "the member `{old_name}` was renamed to `{}` (removed, and added with the same schema); deprecate it instead (SPEC U4)",
+                        after.name
                     ),
                 ),
                 None => self.report(
                     Rule::FieldRemoved,
-                    &member,
+                    &place.member(
+                        old_name,
+                        before.at.pointer.clone(),
+                        model::member_pointer(&place.new_at, old_name),
+                    ),
                     format!("the member `{old_name}` was removed; deprecate it instead (SPEC U4)"),
                 ),
             }
         }
-        for new_name in added {
-            if renamed.iter().any(|(_, to)| *to == new_name) {
+        for after in added {
+            if renamed.iter().any(|(_, to)| to.name == after.name) {
                 continue;
             }
-            let member = place.member(new_name, new_name);
-            if new_required.contains(new_name) {
+            let name = &after.name;
+            let member = place.member(
+                name,
+                model::member_pointer(&place.old_at, name),
+                after.at.pointer.clone(),
+            );
+            if after.required {
                 self.report(
                     Rule::FieldAddedRequired,
                     &member,
-                    format!("the required member `{new_name}` was added"),
+                    format!("the required member `{name}` was added"),
                 );
             } else {
                 self.report(
                     Rule::FieldAddedOptional,
                     &member,
-                    format!("the optional member `{new_name}` was added"),
+                    format!("the optional member `{name}` was added"),
                 );
             }
         }
-        for (name, before) in old_members {
-            let Some(after) = new_members.get(name) else {
+        for before in &old.members {
+            let Some(after) = new.member(&before.name) else {
                 continue;
             };
-            let member = place.member(name, name);
-            match (old_required.contains(name), new_required.contains(name)) {
+            let name = &before.name;
+            let member = place.member(name, before.at.pointer.clone(), after.at.pointer.clone());
+            match (before.required, after.required) {
                 (false, true) => self.report(
                     Rule::FieldMadeRequired,
                     &member,
@@ -448,69 +390,104 @@ impl Walker<'_> {
                 ),
                 _ => {}
             }
-            self.schema(&member, before, after, depth + 1);
+            self.member(&member, before, after, depth + 1);
         }
     }
 
-    /// The branches of a tagged union, matched by their tag value.
-    pub(super) fn union(
-        &mut self,
-        place: &Place,
-        old: &Map<String, Value>,
-        new: &Map<String, Value>,
-        old_tag: &str,
-        new_tag: &str,
-        depth: usize,
-    ) {
-        if old_tag != new_tag {
+    /// The branches of a tagged union, matched by their tag value, and the
+    /// members every branch shares.
+    fn union(&mut self, place: &Place, old: &TaggedUnion, new: &TaggedUnion, depth: usize) {
+        if old.tag != new.tag {
             self.report(
                 Rule::ValueSetChanged,
                 &place.keyword("x-cgp-tag"),
-                format!("the union's tag member changed from `{old_tag}` to `{new_tag}`"),
+                format!(
+                    "the union's tag member changed from `{}` to `{}`",
+                    old.tag, new.tag
+                ),
             );
             return;
         }
-        let old_branches = branches(old, old_tag);
-        let new_branches = branches(new, new_tag);
+        let tag = &old.tag;
         let branch_place = |value: &str, old_at: String, new_at: String| Place {
             pointer: format!("{}/{}", place.pointer, json_text::escape_token(value)),
             old_at,
             new_at,
             directions: place.directions.clone(),
         };
-        for (value, (index, _)) in &old_branches {
-            if !new_branches.contains_key(value) {
+        let listed = |union: &TaggedUnion, at: &str| match union.branches.first() {
+            Some(branch) => list_of(Some(&branch.at.pointer)),
+            None => at.to_owned(),
+        };
+        for before in &old.branches {
+            if new.branch(&before.tag).is_none() {
                 let at = branch_place(
-                    value,
-                    format!("{}/oneOf/{index}", place.old_at),
-                    format!("{}/oneOf", place.new_at),
+                    &before.tag,
+                    before.at.pointer.clone(),
+                    listed(new, &place.new_at),
                 );
                 self.report(
                     Rule::VariantRemoved,
                     &at,
-                    format!("the `{old_tag}` branch `{value}` was removed"),
+                    format!("the `{tag}` branch `{}` was removed", before.tag),
                 );
             }
         }
-        for (value, (new_index, after)) in &new_branches {
-            let new_at = format!("{}/oneOf/{new_index}", place.new_at);
-            match old_branches.get(value) {
+        for after in &new.branches {
+            let value = &after.tag;
+            match old.branch(value) {
                 None => {
-                    let at = branch_place(value, format!("{}/oneOf", place.old_at), new_at);
+                    let at =
+                        branch_place(value, listed(old, &place.old_at), after.at.pointer.clone());
                     self.report(
                         Rule::VariantAdded,
                         &at,
                         format!(
-                            "the `{new_tag}` branch `{value}` was added; send it only to peers that signalled support"
+                            "the `{tag}` branch `{value}` was added; send it only to peers that signalled support"
                         ),
                     );
                 }
-                Some((old_index, before)) => {
+                Some(before) => {
                     let at =
-                        branch_place(value, format!("{}/oneOf/{old_index}", place.old_at), new_at);
-                    self.schema(&at, before, after, depth + 1);
+                        branch_place(value, before.at.pointer.clone(), after.at.pointer.clone());
+                    self.annotations(&at, &before.annotations, &after.annotations, false);
+                    let before = Shape::Object(before.object.clone());
+                    let after = Shape::Object(after.object.clone());
+                    self.assertions(&at, &before, &after, depth + 1);
                 }
             }
         }
+        self.object(place, &old.shared, &new.shared, depth);
+    }
+
+    /// Shapes the protocol model cannot describe: compared as written, since
+    /// what they accept cannot be ordered.
+    pub(super) fn undescribed(&mut self, place: &Place, old: &Shape, new: &Shape) {
+        let reason = |shape: &Shape| match shape {
+            Shape::Unsupported(reason) => Some(reason.clone()),
+            _ => None,
+        };
+        let message = match (reason(old), reason(new)) {
+            (Some(before), Some(after)) => {
+                let written = (
+                    self.old.schema_at(&place.old_at),
+                    self.new.schema_at(&place.new_at),
+                );
+                if before == after && written.0 == written.1 {
+                    return;
+                }
+                format!(
+                    "the schema changed, and the protocol model cannot describe it ({after}), so the change cannot be ordered"
+                )
+            }
+            (Some(before), None) => format!(
+                "the old schema is one the protocol model cannot describe ({before}), so the change cannot be ordered"
+            ),
+            (None, Some(after)) => format!(
+                "the new schema is one the protocol model cannot describe ({after}), so the change cannot be ordered"
+            ),
+            (None, None) => return,
+        };
+        self.report(Rule::ValueSetChanged, place, message);
     }
 }

@@ -7,10 +7,13 @@
 //! file is read as it is. Both kinds of input therefore share one code path, and a
 //! source directory compares equal to the bundle it publishes.
 //!
-//! The comparison walks the envelope's variants, matched by tag, and follows
-//! `$ref`s into the named types, each pair of types once. Object members are
-//! matched by name and enumeration values as sets, so reordered members, values,
-//! variants or files, and reformatting, are no change at all.
+//! Each side is read once into its [`Protocol`](crate::model::Protocol), and the
+//! comparison reads only the two models: the envelope's variants, matched by tag;
+//! the named types they reach, each pair once; members by name; and value
+//! [`Shape`](crate::model::Shape)s kind by kind. Enumeration values compare as
+//! sets, so reordered members, values, variants or files, and reformatting, are
+//! no change at all. A schema the model cannot describe is compared as written:
+//! any difference is [`Rule::ValueSetChanged`].
 //!
 //! # Pointers
 //!
@@ -40,6 +43,7 @@
 //! the new files, where a CI annotation can show it.
 
 mod assertions;
+mod facets;
 mod side;
 mod walk;
 

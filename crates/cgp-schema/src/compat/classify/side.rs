@@ -1,11 +1,12 @@
 //! One side of a comparison: a schema directory (loaded, checked and bundled)
-//! or a published interop bundle, with the file positions of its pointers.
+//! or a published interop bundle, read once into its protocol model, with the
+//! file positions of its pointers.
 
 use super::Location;
 use crate::bundle::{self, Origins, Profile};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::json_text::{self, Document};
-use crate::model::{Protocol, Reading};
+use crate::model::{self, Protocol, Shape};
 use crate::source::{self, SchemaSet};
 use crate::version::ProtocolVersion;
 use cgp_types::Direction;
@@ -22,13 +23,16 @@ enum Positions {
     Bundle { file: String, document: Document },
 }
 
-/// One version to compare: its interop bundle, where each part of it is written,
-/// and which directions reach each type.
+/// One version to compare: its interop bundle and the protocol model read from
+/// it, where each part of it is written, and which directions reach each type.
 #[derive(Debug, Clone)]
 pub struct Side {
     display: String,
     version: ProtocolVersion,
-    pub(super) document: Value,
+    document: Value,
+    pub(super) protocol: Protocol,
+    /// Why the model finds no variants in the envelope, when it cannot read it.
+    pub(super) envelope_problem: Option<String>,
     directions: BTreeMap<String, BTreeSet<Direction>>,
     positions: Positions,
 }
@@ -67,11 +71,13 @@ impl Side {
     /// locations point into the source files.
     pub fn from_source(set: SchemaSet) -> Result<Side, Diagnostics> {
         let bundle = bundle::bundle(&set, Profile::Interop)?;
+        let protocol = Protocol::of_bundle(&set, &bundle);
         Ok(Side {
             display: set.display_root.clone(),
             version: set.version.clone(),
-            directions: Protocol::read(&bundle.document, Reading::Validator, &|_| None)
-                .directions(),
+            directions: protocol.directions(),
+            envelope_problem: envelope_problem(&bundle.document, &protocol),
+            protocol,
             document: unwrap_annotated_references(bundle.document),
             positions: Positions::Source {
                 set,
@@ -125,7 +131,7 @@ impl Side {
             };
             let resolves = reference
                 .as_str()
-                .and_then(definition_name)
+                .and_then(model::definition_name)
                 .is_some_and(|name| defs.is_some_and(|defs| defs.contains_key(&name)));
             if !resolves {
                 let at = format!("{pointer}/$ref");
@@ -153,10 +159,13 @@ impl Side {
         if !problems.is_empty() {
             return Err(Diagnostics(problems));
         }
+        let protocol = Protocol::of_document(file, &document);
         Ok(Side {
             display: file.to_owned(),
             version,
-            directions: Protocol::read(&document.value, Reading::Validator, &|_| None).directions(),
+            directions: protocol.directions(),
+            envelope_problem: envelope_problem(&document.value, &protocol),
+            protocol,
             document: unwrap_annotated_references(document.value.clone()),
             positions: Positions::Bundle {
                 file: file.to_owned(),
@@ -199,8 +208,9 @@ impl Side {
         }
     }
 
-    pub(super) fn definition(&self, name: &str) -> Option<&Value> {
-        self.document.get("$defs")?.get(name)
+    /// The schema at a pointer into the bundle document, as written.
+    pub(super) fn schema_at(&self, bundle_pointer: &str) -> Option<&Value> {
+        self.document.pointer(bundle_pointer)
     }
 
     pub(super) fn type_directions(&self, name: &str) -> BTreeSet<Direction> {
@@ -208,13 +218,15 @@ impl Side {
     }
 }
 
-/// The `$defs` name a local reference `#/$defs/<Name>` names.
-pub(super) fn definition_name(reference: &str) -> Option<String> {
-    let rest = reference.strip_prefix("#/$defs/")?;
-    let tokens = json_text::pointer_tokens(&format!("/{rest}"));
-    match tokens.as_slice() {
-        [name] => Some(name.clone()),
-        _ => None,
+/// Why the model reads no variants from a bundle's envelope, if it reads none.
+fn envelope_problem(document: &Value, protocol: &Protocol) -> Option<String> {
+    if !protocol.variants.is_empty() {
+        return None;
+    }
+    match model::shape_in(document, document) {
+        Shape::TaggedUnion(_) => None,
+        Shape::Unsupported(reason) => Some(reason),
+        _ => Some("the envelope is not a tagged union".into()),
     }
 }
 
@@ -228,7 +240,7 @@ fn reference_cycles(defs: &Map<String, Value>, found: &mut dyn FnMut(&str, Strin
             .get(name)
             .and_then(Value::as_object)
             .and_then(source::pure_reference)
-            .and_then(definition_name)?;
+            .and_then(model::definition_name)?;
         defs.get_key_value(&target).map(|(key, _)| key.as_str())
     };
     for start in defs.keys() {

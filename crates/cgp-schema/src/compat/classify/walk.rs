@@ -1,14 +1,14 @@
-//! The walk over two versions: variants by tag, named types once per pair,
-//! annotations, nullability and references, and the helpers that read a schema
-//! object. What two schemas accept is compared in
-//! [`assertions`](super::assertions).
+//! The walk over two protocol models: variants by tag, named types once per
+//! pair, annotations, nullability and references. What two shapes accept is
+//! compared in [`assertions`](super::assertions).
 
-use super::side::{Side, definition_name};
+use super::side::Side;
 use super::{Change, MAX_DEPTH, Rule};
 use crate::json_text;
-use crate::model::{self, Shape};
+use crate::keywords::DOCUMENTATION_KEYWORDS;
+use crate::model::{self, Annotations, Member, Shape, Variant};
 use cgp_types::Direction;
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Where the walk is: the reported pointer, the pointer into each bundle, and the
@@ -22,23 +22,17 @@ pub(super) struct Place {
 }
 
 impl Place {
-    pub(super) fn member(&self, old_name: &str, new_name: &str) -> Place {
+    /// A member of the object here, written at `old_at` and `new_at`.
+    pub(super) fn member(&self, name: &str, old_at: String, new_at: String) -> Place {
         Place {
-            pointer: format!("{}/{}", self.pointer, json_text::escape_token(new_name)),
-            old_at: format!(
-                "{}/properties/{}",
-                self.old_at,
-                json_text::escape_token(old_name)
-            ),
-            new_at: format!(
-                "{}/properties/{}",
-                self.new_at,
-                json_text::escape_token(new_name)
-            ),
+            pointer: format!("{}/{}", self.pointer, json_text::escape_token(name)),
+            old_at,
+            new_at,
             directions: self.directions.clone(),
         }
     }
 
+    /// The keyword whose change a message names, for its file and line.
     pub(super) fn keyword(&self, keyword: &str) -> Place {
         let token = json_text::escape_token(keyword);
         Place {
@@ -49,98 +43,19 @@ impl Place {
         }
     }
 
+    /// The elements of the array here.
     pub(super) fn items(&self) -> Place {
         Place {
-            pointer: format!("{}/items", self.pointer),
-            ..self.keyword("items")
+            pointer: model::items_pointer(&self.pointer),
+            old_at: model::items_pointer(&self.old_at),
+            new_at: model::items_pointer(&self.new_at),
+            directions: self.directions.clone(),
         }
     }
 }
 
-/// Keywords that only document: a change to them is [`Rule::DocumentationChanged`].
-pub(super) use crate::keywords::DOCUMENTATION_KEYWORDS as DOCUMENTATION;
-
-/// Keywords not compared: they name versions (which the version gate judges), are
-/// derived by the bundler, or are compared by their own step of the walk.
-pub(super) const NOT_COMPARED: &[&str] = &[
-    "$schema",
-    "$id",
-    "$anchor",
-    "$dynamicAnchor",
-    "$vocabulary",
-    "$defs",
-    "$ref",
-    "x-cgp-protocol-version",
-    "x-cgp-profile",
-    "x-cgp-since",
-    "x-cgp-direction",
-    "x-cgp-vocabulary",
-    "x-cgp-tag",
-    "discriminator",
-    "default",
-    "x-cgp-emit",
-    "deprecated",
-    "type",
-    "enum",
-    "const",
-    "properties",
-    "required",
-    "items",
-];
-
-/// Lower bounds: a larger value accepts less.
-pub(super) const LOWER_BOUNDS: &[&str] = &[
-    "minimum",
-    "exclusiveMinimum",
-    "minLength",
-    "minItems",
-    "minProperties",
-    "minContains",
-];
-
-/// Upper bounds: a smaller value accepts less.
-pub(super) const UPPER_BOUNDS: &[&str] = &[
-    "maximum",
-    "exclusiveMaximum",
-    "maxLength",
-    "maxItems",
-    "maxProperties",
-    "maxContains",
-];
-
-/// What a schema object is, for the comparison.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Kind {
-    /// An open vocabulary (any string) with its known values and the bundle
-    /// pointer of the `enum` that lists them.
-    Vocabulary(Vec<String>, String),
-    /// A tagged union on the given member.
-    Union(String),
-    /// Anything else, compared keyword by keyword.
-    Plain,
-}
-
-impl Kind {
-    pub(super) fn of(schema: &Map<String, Value>, document: &Value) -> Kind {
-        if let (Some(tag), Some(Value::Array(_))) = (
-            schema.get("x-cgp-tag").and_then(Value::as_str),
-            schema.get("oneOf"),
-        ) {
-            return Kind::Union(tag.to_owned());
-        }
-        if schema.get("x-cgp-vocabulary").and_then(Value::as_str) == Some("open") {
-            let value = Value::Object(schema.clone());
-            if let Shape::OpenVocabulary(vocabulary) = model::shape_in(document, &value) {
-                let listed = vocabulary
-                    .known_type
-                    .map(|name| format!("/$defs/{}/enum", json_text::escape_token(&name)))
-                    .unwrap_or_default();
-                return Kind::Vocabulary(vocabulary.known, listed);
-            }
-        }
-        Kind::Plain
-    }
-}
+/// What `Shape::Null` leaves once `null` is taken out: no restriction of its own.
+static ANY: Shape = Shape::Any;
 
 pub(super) struct Walker<'s> {
     pub(super) old: &'s Side,
@@ -163,27 +78,33 @@ impl Walker<'_> {
     }
 
     pub(super) fn envelope(&mut self) {
-        let old_root = self.old.document.as_object();
-        let new_root = self.new.document.as_object();
-        let (Some(old_root), Some(new_root)) = (old_root, new_root) else {
-            return;
-        };
+        let (old, new) = (&self.old.protocol, &self.new.protocol);
         let root = Place {
             pointer: "/Envelope".into(),
             old_at: String::new(),
             new_at: String::new(),
             directions: BTreeSet::from([Direction::HostToProvider, Direction::ProviderToHost]),
         };
-        self.annotations(&root, old_root, new_root);
-        let old_variants = variants(old_root);
-        let new_variants = variants(new_root);
-        for (tag, (index, direction, _)) in &old_variants {
+        self.annotations(&root, &old.annotations, &new.annotations, false);
+        let problems = (
+            self.old.envelope_problem.clone(),
+            self.new.envelope_problem.clone(),
+        );
+        if problems != (None, None) {
+            self.unreadable_envelope(&root, problems);
+            return;
+        }
+        let old_variants = variants(&old.variants);
+        let new_variants = variants(&new.variants);
+        let new_list = list_of(new.variants.first().map(|variant| &variant.at.pointer));
+        let old_list = list_of(old.variants.first().map(|variant| &variant.at.pointer));
+        for (tag, variant) in &old_variants {
             if !new_variants.contains_key(tag) {
                 let place = Place {
                     pointer: format!("/{}", json_text::escape_token(tag)),
-                    old_at: format!("/oneOf/{index}"),
-                    new_at: "/oneOf".into(),
-                    directions: direction.iter().copied().collect(),
+                    old_at: variant.at.pointer.clone(),
+                    new_at: new_list.clone(),
+                    directions: variant.direction().into_iter().collect(),
                 };
                 self.report(
                     Rule::VariantRemoved,
@@ -192,14 +113,14 @@ impl Walker<'_> {
                 );
             }
         }
-        for (tag, (new_index, new_direction, new_body)) in &new_variants {
+        for (tag, after) in &new_variants {
             let mut place = Place {
                 pointer: format!("/{}", json_text::escape_token(tag)),
-                old_at: "/oneOf".into(),
-                new_at: format!("/oneOf/{new_index}"),
-                directions: new_direction.iter().copied().collect(),
+                old_at: old_list.clone(),
+                new_at: after.at.pointer.clone(),
+                directions: after.direction().into_iter().collect(),
             };
-            let Some((old_index, old_direction, old_body)) = old_variants.get(tag) else {
+            let Some(before) = old_variants.get(tag) else {
                 self.report(
                     Rule::VariantAdded,
                     &place,
@@ -209,10 +130,10 @@ impl Walker<'_> {
                 );
                 continue;
             };
-            place.old_at = format!("/oneOf/{old_index}");
-            place.directions.extend(old_direction.iter().copied());
-            if old_direction != new_direction {
-                let show = |direction: &Option<Direction>| {
+            place.old_at = before.at.pointer.clone();
+            place.directions.extend(before.direction());
+            if before.direction() != after.direction() {
+                let show = |direction: Option<Direction>| {
                     direction.map_or("no direction", |direction| direction.as_str())
                 };
                 self.report(
@@ -220,42 +141,62 @@ impl Walker<'_> {
                     &place.keyword("x-cgp-direction"),
                     format!(
                         "the variant `{tag}` changed direction from {} to {}",
-                        show(old_direction),
-                        show(new_direction)
+                        show(before.direction()),
+                        show(after.direction())
                     ),
                 );
             }
-            self.schema(&place, old_body, new_body, 0);
+            self.annotations(&place, &before.annotations, &after.annotations, false);
+            let before = Shape::Object(before.object.clone());
+            let after = Shape::Object(after.object.clone());
+            self.assertions(&place, &before, &after, 0);
         }
     }
 
-    /// Compares two schemas at `place`: their annotations, then what they accept.
-    pub(super) fn schema(&mut self, place: &Place, old: &Value, new: &Value, depth: usize) {
+    /// One or both envelopes are not a tagged union the model can read, so
+    /// their variants cannot be matched.
+    fn unreadable_envelope(&mut self, root: &Place, problems: (Option<String>, Option<String>)) {
+        let message = match problems {
+            (Some(before), Some(after)) => {
+                if before == after && self.old.schema_at("") == self.new.schema_at("") {
+                    return;
+                }
+                format!(
+                    "the envelope changed, and the protocol model cannot read its variants ({after}), so the change cannot be ordered"
+                )
+            }
+            (Some(before), None) => format!(
+                "the protocol model cannot read the old envelope's variants ({before}), so the change cannot be ordered"
+            ),
+            (None, Some(after)) => format!(
+                "the protocol model cannot read the new envelope's variants ({after}), so the change cannot be ordered"
+            ),
+            (None, None) => return,
+        };
+        self.report(Rule::ValueSetChanged, root, message);
+    }
+
+    /// Compares two members' annotations, then what their values may be.
+    pub(super) fn member(&mut self, place: &Place, old: &Member, new: &Member, depth: usize) {
         if depth > MAX_DEPTH {
             return;
         }
-        let (Some(old_map), Some(new_map)) = (old.as_object(), new.as_object()) else {
-            if old != new {
-                self.report(
-                    Rule::ValueSetChanged,
-                    place,
-                    format!("the schema changed from `{old}` to `{new}`"),
-                );
-            }
+        self.annotations(place, &old.annotations, &new.annotations, false);
+        self.accepted(place, &old.shape, &new.shape, depth);
+    }
+
+    /// Compares what two shapes accept: `null`, then everything else.
+    pub(super) fn accepted(&mut self, place: &Place, old: &Shape, new: &Shape, depth: usize) {
+        if depth > MAX_DEPTH {
             return;
-        };
-        self.annotations(place, old_map, new_map);
-        let (old_inner, old_wrapped) = unwrap_nullable(old_map);
-        let (new_inner, new_wrapped) = unwrap_nullable(new_map);
-        let mut inner = place.clone();
-        if old_wrapped {
-            inner.old_at = format!("{}/anyOf/0", place.old_at);
         }
-        if new_wrapped {
-            inner.new_at = format!("{}/anyOf/0", place.new_at);
+        if matches!(old, Shape::Unsupported(_)) || matches!(new, Shape::Unsupported(_)) {
+            // Whether an undescribed schema accepts `null` is unknown too.
+            self.undescribed(place, old, new);
+            return;
         }
-        let old_null = old_wrapped || type_names(old_map).contains("null");
-        let new_null = new_wrapped || type_names(new_map).contains("null");
+        let (old_inner, old_null) = without_null(old);
+        let (new_inner, new_null) = without_null(new);
         if old_null && !new_null {
             self.report(
                 Rule::ValueSetNarrowed,
@@ -269,46 +210,38 @@ impl Walker<'_> {
                 "`null` is now accepted".into(),
             );
         }
-        self.value(&inner, old_inner, new_inner, depth);
+        self.value(place, old_inner, new_inner, depth);
     }
 
-    /// Compares what two schemas accept, following `$ref`s.
-    pub(super) fn value(
-        &mut self,
-        place: &Place,
-        old: &Map<String, Value>,
-        new: &Map<String, Value>,
-        depth: usize,
-    ) {
+    /// Compares what two non-null shapes accept, following named types.
+    pub(super) fn value(&mut self, place: &Place, old: &Shape, new: &Shape, depth: usize) {
         if depth > MAX_DEPTH {
             return;
         }
-        let old_ref = reference(old);
-        let new_ref = reference(new);
-        match (old_ref, new_ref) {
+        match (named(old), named(new)) {
             (Some(old_name), Some(new_name)) => {
-                self.assertions(place, old, new, depth);
-                self.types(&old_name, &new_name, depth);
+                self.constraints(place, old, new);
+                self.types(old_name, new_name, depth);
             }
             (Some(old_name), None) => {
-                let Some(target) = self.old.definition(&old_name).and_then(Value::as_object) else {
+                let Some(target) = self.old.protocol.named(old_name) else {
                     return;
                 };
                 let resolved = Place {
-                    old_at: format!("/$defs/{}", json_text::escape_token(&old_name)),
+                    old_at: target.at.pointer.clone(),
                     ..place.clone()
                 };
-                self.value(&resolved, target, new, depth + 1);
+                self.value(&resolved, &target.shape, new, depth + 1);
             }
             (None, Some(new_name)) => {
-                let Some(target) = self.new.definition(&new_name).and_then(Value::as_object) else {
+                let Some(target) = self.new.protocol.named(new_name) else {
                     return;
                 };
                 let resolved = Place {
-                    new_at: format!("/$defs/{}", json_text::escape_token(&new_name)),
+                    new_at: target.at.pointer.clone(),
                     ..place.clone()
                 };
-                self.value(&resolved, old, target, depth + 1);
+                self.value(&resolved, old, &target.shape, depth + 1);
             }
             (None, None) => self.assertions(place, old, new, depth),
         }
@@ -322,21 +255,25 @@ impl Walker<'_> {
         {
             return;
         }
-        let (Some(old), Some(new)) = (self.old.definition(old_name), self.new.definition(new_name))
-        else {
+        let (old, new) = (
+            self.old.protocol.named(old_name),
+            self.new.protocol.named(new_name),
+        );
+        let (Some(old), Some(new)) = (old, new) else {
             return;
         };
         let mut directions = self.old.type_directions(old_name);
         directions.extend(self.new.type_directions(new_name));
         let place = Place {
             pointer: format!("/{}", json_text::escape_token(new_name)),
-            old_at: format!("/$defs/{}", json_text::escape_token(old_name)),
-            new_at: format!("/$defs/{}", json_text::escape_token(new_name)),
+            old_at: old.at.pointer.clone(),
+            new_at: new.at.pointer.clone(),
             directions,
         };
-        if old_name != new_name
-            && self.new.definition(old_name).is_none()
-            && self.old.definition(new_name).is_none()
+        let renamed = old_name != new_name;
+        if renamed
+            && self.new.protocol.named(old_name).is_none()
+            && self.old.protocol.named(new_name).is_none()
         {
             self.report(
                 Rule::TypeRenamed,
@@ -344,33 +281,25 @@ impl Walker<'_> {
                 format!("the type `{old_name}` was renamed to `{new_name}`"),
             );
         }
-        if old_name == new_name {
-            self.schema(&place, old, new, depth + 1);
-        } else {
-            // The title is the type's name: a new name is the rename, not a
-            // documentation change.
-            let untitled = |schema: &Value| {
-                let mut schema = schema.clone();
-                if let Some(map) = schema.as_object_mut() {
-                    map.shift_remove("title");
-                }
-                schema
-            };
-            self.schema(&place, &untitled(old), &untitled(new), depth + 1);
-        }
+        // The title is the type's name: a new name is the rename, not a
+        // documentation change.
+        self.annotations(&place, &old.annotations, &new.annotations, renamed);
+        self.accepted(&place, &old.shape, &new.shape, depth + 1);
     }
 
-    /// Documentation, defaults, emit rules and deprecation of one schema object.
+    /// Documentation, defaults, emit rules and deprecation of one schema.
     pub(super) fn annotations(
         &mut self,
         place: &Place,
-        old: &Map<String, Value>,
-        new: &Map<String, Value>,
+        old: &Annotations,
+        new: &Annotations,
+        untitled: bool,
     ) {
-        let documented: Vec<&str> = DOCUMENTATION
+        let documented: Vec<&str> = DOCUMENTATION_KEYWORDS
             .iter()
             .copied()
-            .filter(|keyword| old.get(*keyword) != new.get(*keyword))
+            .filter(|keyword| !(untitled && *keyword == "title"))
+            .filter(|keyword| old.documentation(keyword) != new.documentation(keyword))
             .collect();
         if let Some(first) = documented.first() {
             let names: Vec<String> = documented.iter().map(|k| format!("`{k}`")).collect();
@@ -380,10 +309,11 @@ impl Walker<'_> {
                 format!("{} changed (documentation only)", names.join(", ")),
             );
         }
-        match (old.get("default"), new.get("default")) {
+        let at = place.keyword("default");
+        match (&old.default, &new.default) {
             (Some(before), Some(after)) if before != after => self.report(
                 Rule::DefaultChanged,
-                &place.keyword("default"),
+                &at,
                 format!(
                     "the default changed from `{}` to `{}`",
                     show(before),
@@ -392,205 +322,75 @@ impl Walker<'_> {
             ),
             (None, Some(after)) => self.report(
                 Rule::DefaultChanged,
-                &place.keyword("default"),
+                &at,
                 format!("the default `{}` was added", show(after)),
             ),
             (Some(before), None) => self.report(
                 Rule::DefaultChanged,
-                &place.keyword("default"),
+                &at,
                 format!("the default `{}` was removed", show(before)),
             ),
             _ => {}
         }
-        if let (Some(before), Some(after)) = (old.get("x-cgp-emit"), new.get("x-cgp-emit")) {
+        if let (Some(before), Some(after)) = (old.emit, new.emit) {
             if before != after {
                 self.report(
                     Rule::EmitChanged,
                     &place.keyword("x-cgp-emit"),
                     format!(
                         "`x-cgp-emit` changed from `{}` to `{}`",
-                        show(before),
-                        show(after)
+                        before.as_str(),
+                        after.as_str()
                     ),
                 );
             }
         }
-        let deprecated =
-            |map: &Map<String, Value>| map.get("deprecated") == Some(&Value::Bool(true));
-        match (deprecated(old), deprecated(new)) {
-            (false, true) => self.report(
-                Rule::DeprecationChanged,
-                &place.keyword("deprecated"),
-                "now deprecated".into(),
-            ),
-            (true, false) => self.report(
-                Rule::DeprecationChanged,
-                &place.keyword("deprecated"),
-                "no longer deprecated".into(),
-            ),
+        let at = place.keyword("deprecated");
+        match (old.deprecated, new.deprecated) {
+            (false, true) => self.report(Rule::DeprecationChanged, &at, "now deprecated".into()),
+            (true, false) => {
+                self.report(Rule::DeprecationChanged, &at, "no longer deprecated".into());
+            }
             _ => {}
         }
     }
 }
 
-/// The inline variants of a bundle, by tag: index, direction and body.
-pub(super) fn variants(
-    root: &Map<String, Value>,
-) -> BTreeMap<String, (usize, Option<Direction>, &Value)> {
+/// The variants by tag; the first of a tag wins.
+fn variants(list: &[Variant]) -> BTreeMap<&str, &Variant> {
     let mut found = BTreeMap::new();
-    let Some(Value::Array(list)) = root.get("oneOf") else {
-        return found;
-    };
-    for (index, body) in list.iter().enumerate() {
-        let Some(tag) = body
-            .pointer("/properties/type/const")
-            .and_then(Value::as_str)
-        else {
-            continue;
-        };
-        let direction = body
-            .get("x-cgp-direction")
-            .and_then(Value::as_str)
-            .and_then(model::parse_direction);
-        found
-            .entry(tag.to_owned())
-            .or_insert((index, direction, body));
+    for variant in list {
+        found.entry(variant.tag.as_str()).or_insert(variant);
     }
     found
 }
 
-/// The branches of a tagged union, by the value of their tag member.
-pub(super) fn branches<'v>(
-    union: &'v Map<String, Value>,
-    tag: &str,
-) -> BTreeMap<String, (usize, &'v Value)> {
-    let mut found = BTreeMap::new();
-    let Some(Value::Array(list)) = union.get("oneOf") else {
-        return found;
-    };
-    for (index, branch) in list.iter().enumerate() {
-        let value = branch
-            .get("properties")
-            .and_then(|properties| properties.get(tag))
-            .and_then(|member| member.get("const"))
-            .map(show);
-        if let Some(value) = value {
-            found.entry(value).or_insert((index, branch));
-        }
-    }
-    found
-}
-
-/// The interop profile writes an optional `$ref` member as `anyOf: [{"$ref": …},
-/// {"type": "null"}]`; this returns the referenced branch and whether it was so
-/// wrapped.
-pub(super) fn unwrap_nullable(schema: &Map<String, Value>) -> (&Map<String, Value>, bool) {
-    if let Some(Value::Array(branches)) = schema.get("anyOf") {
-        if let [Value::Object(first), Value::Object(second)] = branches.as_slice() {
-            let is_null = second.len() == 1 && second.get("type") == Some(&json!("null"));
-            if is_null && first.contains_key("$ref") {
-                return (first, true);
-            }
-        }
-    }
-    (schema, false)
-}
-
-/// The `$defs` name a schema refers to, if it is a reference.
-pub(super) fn reference(schema: &Map<String, Value>) -> Option<String> {
-    schema
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(definition_name)
-}
-
-/// The names in `type`, a string or an array of strings.
-pub(super) fn type_names(schema: &Map<String, Value>) -> BTreeSet<String> {
-    let (names, nullable) = crate::keywords::declared_types(schema);
-    let mut names: BTreeSet<String> = names.into_iter().collect();
-    if nullable {
-        names.insert("null".to_owned());
-    }
-    names
-}
-
-/// The JSON types a schema allows besides `null`: its `type`, `string` for an open
-/// vocabulary, or the types of its `enum`/`const` values. `None` means any type.
-pub(super) fn json_types(schema: &Map<String, Value>, kind: &Kind) -> Option<BTreeSet<String>> {
-    let mut names = type_names(schema);
-    names.remove("null");
-    if !names.is_empty() {
-        return Some(names);
-    }
-    if matches!(kind, Kind::Vocabulary(..)) {
-        return Some(BTreeSet::from(["string".to_owned()]));
-    }
-    let values = value_set(schema)?;
-    let inferred: BTreeSet<String> = values
-        .iter()
-        .filter_map(|value| match value {
-            Value::Null => None,
-            Value::Bool(_) => Some("boolean"),
-            Value::Number(number) if number.is_f64() => Some("number"),
-            Value::Number(_) => Some("integer"),
-            Value::String(_) => Some("string"),
-            Value::Array(_) => Some("array"),
-            Value::Object(_) => Some("object"),
-        })
-        .map(str::to_owned)
-        .collect();
-    (!inferred.is_empty()).then_some(inferred)
-}
-
-/// The values a schema is restricted to by `const` or `enum`.
-pub(super) fn value_set(schema: &Map<String, Value>) -> Option<Vec<Value>> {
-    if let Some(value) = schema.get("const") {
-        return Some(vec![value.clone()]);
-    }
-    schema.get("enum").and_then(Value::as_array).cloned()
-}
-
-/// The names in `required`.
-pub(super) fn required(schema: &Map<String, Value>) -> BTreeSet<String> {
-    schema
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|names| {
-            names
-                .iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect()
-        })
+/// The pointer of the list an entry at `entry` belongs to (`/oneOf/2` → `/oneOf`),
+/// where an entry one version lacks would be written.
+pub(super) fn list_of(entry: Option<&String>) -> String {
+    entry
+        .and_then(|pointer| pointer.rsplit_once('/'))
+        .map(|(list, _)| list.to_owned())
         .unwrap_or_default()
 }
 
-/// A keyword value that asserts nothing, the same as leaving the keyword out.
-pub(super) fn is_neutral(keyword: &str, value: &Value) -> bool {
-    match keyword {
-        "uniqueItems" => value == &Value::Bool(false),
-        "additionalProperties" | "unevaluatedProperties" | "unevaluatedItems" => {
-            value == &Value::Bool(true) || value == &json!({})
-        }
-        "minLength" | "minItems" | "minProperties" => value.as_f64() == Some(0.0),
-        _ => false,
+/// The shape without its `null` alternative, and whether it accepts `null`.
+fn without_null(shape: &Shape) -> (&Shape, bool) {
+    match shape {
+        Shape::Null => (&ANY, true),
+        other => other.without_null(),
     }
 }
 
-/// A schema without its documentation and version bookkeeping, to recognise a
-/// renamed member.
-pub(super) fn essence(schema: &Value) -> Value {
-    match schema {
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .filter(|(key, _)| {
-                    !DOCUMENTATION.contains(&key.as_str()) && key.as_str() != "x-cgp-since"
-                })
-                .map(|(key, value)| (key.clone(), essence(value)))
-                .collect(),
-        ),
-        Value::Array(items) => Value::Array(items.iter().map(essence).collect()),
-        other => other.clone(),
+/// The named type a shape refers to, with or without excluded values.
+fn named(shape: &Shape) -> Option<&str> {
+    match shape {
+        Shape::Named(name) => Some(name),
+        Shape::Excluding(inner, _) => match inner.as_ref() {
+            Shape::Named(name) => Some(name),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

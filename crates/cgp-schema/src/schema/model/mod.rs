@@ -10,11 +10,15 @@
 //! interprets raw schema keywords.
 
 mod accepts;
+mod find;
 mod shape;
+
+pub use find::Part;
 
 pub use shape::{
     Annotations, ArrayShape, Branch, Emit, IntegerShape, Limit, NumberShape, ObjectShape, Shape,
-    StringShape, TaggedUnion, UnknownMembers, Vocabulary, definition_name, parse_direction,
+    StringShape, TaggedUnion, UnknownMembers, Vocabulary, definition_name, items_pointer,
+    member_pointer, parse_direction,
 };
 
 use crate::bundle::{Bundle, Profile};

@@ -202,6 +202,8 @@ pub struct Vocabulary {
 pub struct ArrayShape {
     /// Every item's shape.
     pub items: Box<Shape>,
+    /// The annotations of the item schema.
+    pub item_annotations: Annotations,
     /// `minItems`.
     pub min_items: Option<u64>,
     /// `maxItems`.
@@ -354,6 +356,9 @@ pub struct Annotations {
     pub tag: Option<String>,
     /// `x-cgp-vocabulary`.
     pub vocabulary: Option<String>,
+    /// Every keyword of [`DOCUMENTATION_KEYWORDS`](crate::keywords::DOCUMENTATION_KEYWORDS)
+    /// the schema carries, with its value, in the order of that list.
+    pub documentation: Vec<(&'static str, Value)>,
 }
 
 impl Annotations {
@@ -371,7 +376,19 @@ impl Annotations {
             direction: text("x-cgp-direction").as_deref().and_then(parse_direction),
             tag: text("x-cgp-tag"),
             vocabulary: text("x-cgp-vocabulary"),
+            documentation: keywords::DOCUMENTATION_KEYWORDS
+                .iter()
+                .filter_map(|keyword| Some((*keyword, schema.get(*keyword)?.clone())))
+                .collect(),
         }
+    }
+
+    /// The value of the documentation keyword `keyword`, if the schema has it.
+    pub fn documentation(&self, keyword: &str) -> Option<&Value> {
+        self.documentation
+            .iter()
+            .find(|(name, _)| *name == keyword)
+            .map(|(_, value)| value)
     }
 }
 
@@ -389,6 +406,17 @@ pub fn definition_name(reference: &str) -> Option<String> {
         [name] => Some(name.clone()),
         _ => None,
     }
+}
+
+/// The pointer of the member `name` of the object schema at `object`: where the
+/// member is read, or would be written.
+pub fn member_pointer(object: &str, name: &str) -> String {
+    format!("{object}/properties/{}", json_text::escape_token(name))
+}
+
+/// The pointer of the item schema of the array schema at `array`.
+pub fn items_pointer(array: &str) -> String {
+    format!("{array}/items")
 }
 
 fn is_null_schema(schema: &Value) -> bool {
@@ -641,9 +669,14 @@ impl Reader<'_> {
             }),
             "array" => Shape::Array(ArrayShape {
                 items: Box::new(match take(map, used, "items") {
-                    Some(items) => self.shape(items, &format!("{pointer}/items")),
+                    Some(items) => self.shape(items, &items_pointer(pointer)),
                     None => Shape::Any,
                 }),
+                item_annotations: map
+                    .get("items")
+                    .and_then(Value::as_object)
+                    .map(Annotations::of)
+                    .unwrap_or_default(),
                 min_items: as_u64(take(map, used, "minItems")),
                 max_items: as_u64(take(map, used, "maxItems")),
                 unique_items: take(map, used, "uniqueItems") == Some(&Value::Bool(true)),
@@ -684,7 +717,7 @@ impl Reader<'_> {
             .into_iter()
             .flatten()
         {
-            let at = format!("{pointer}/properties/{}", json_text::escape_token(name));
+            let at = member_pointer(pointer, name);
             members.push(Member {
                 name: name.clone(),
                 required: required.contains(&name.as_str()),
@@ -785,16 +818,22 @@ impl Reader<'_> {
             read.push((Annotations::of(branch_map), at, object));
         }
         let declared = map.get("x-cgp-tag").and_then(Value::as_str);
-        let tag = read
-            .first()
-            .and_then(|(_, _, object)| {
-                object.members.iter().find(|member| {
-                    declared.is_none_or(|tag| tag == member.name)
-                        && matches!(&member.shape, Shape::Const(Value::String(_)))
+        let tag = match (declared, read.is_empty()) {
+            // `oneOf: []` accepts nothing, as a union without branches does.
+            (Some(tag), true) => Ok(tag.to_owned()),
+            _ => read
+                .first()
+                .and_then(|(_, _, object)| {
+                    object.members.iter().find(|member| {
+                        declared.is_none_or(|tag| tag == member.name)
+                            && matches!(&member.shape, Shape::Const(Value::String(_)))
+                    })
                 })
-            })
-            .map(|member| member.name.clone())
-            .ok_or("no member has a string `const` in the first branch, so the union has no tag")?;
+                .map(|member| member.name.clone())
+                .ok_or(
+                    "no member has a string `const` in the first branch, so the union has no tag",
+                ),
+        }?;
         let mut union = TaggedUnion {
             tag,
             shared,

@@ -302,3 +302,119 @@ fn the_defaults_lint_names_a_default_outside_its_own_schema() {
     );
     assert!(problems.contains("`default` [] of `tags` does not fit the member's own schema: /: 0 item(s), fewer than minItems 1"), "{problems}");
 }
+
+#[test]
+fn documentation_keywords_are_kept_in_the_order_of_the_shared_list() {
+    let schema = json!({"examples": ["x"], "type": "string", "title": "T", "$comment": "c"});
+    let annotations = schema.as_object().map(Annotations::of).unwrap_or_default();
+    assert_eq!(
+        annotations.documentation,
+        vec![
+            ("title", json!("T")),
+            ("examples", json!(["x"])),
+            ("$comment", json!("c"))
+        ]
+    );
+    assert_eq!(annotations.documentation("examples"), Some(&json!(["x"])));
+    assert_eq!(annotations.documentation("description"), None);
+}
+
+#[test]
+fn a_declared_union_without_branches_accepts_nothing() {
+    let Shape::TaggedUnion(union) = validator(json!({"x-cgp-tag": "k", "oneOf": []})) else {
+        panic!("a tagged union")
+    };
+    assert_eq!((union.tag.as_str(), union.branches.len()), ("k", 0));
+    let protocol = Protocol::read(&json!({"oneOf": []}), Reading::Validator, &|_| None);
+    let shape = Shape::TaggedUnion(union);
+    assert!(protocol.accepts(&shape, &json!({"k": "a"})).is_err());
+    assert!(matches!(
+        validator(json!({"oneOf": []})),
+        Shape::Unsupported(_)
+    ));
+}
+
+#[test]
+fn items_keep_their_annotations_and_pointers_name_where_members_are_read() {
+    let Shape::Array(array) = validator(json!({
+        "type": "array", "items": {"type": "string", "description": "One name."}
+    })) else {
+        panic!("an array")
+    };
+    assert_eq!(
+        array.item_annotations.description.as_deref(),
+        Some("One name.")
+    );
+    assert_eq!(*array.items, Shape::String(StringShape::default()));
+    assert_eq!(
+        member_pointer("/$defs/A", "a/b"),
+        "/$defs/A/properties/a~1b"
+    );
+    assert_eq!(items_pointer("/$defs/A"), "/$defs/A/items");
+    let document = json!({"oneOf": [{"type": "object", "properties": {
+        "type": {"const": "a"}, "list": {"type": "array", "items": {"type": "string"}}
+    }}]});
+    let protocol = Protocol::read(&document, Reading::Validator, &|_| None);
+    let list = protocol
+        .variant("a")
+        .and_then(|variant| variant.object.member("list"))
+        .expect("the member");
+    assert_eq!(list.at.pointer, member_pointer("/oneOf/0", "list"));
+}
+
+#[test]
+fn part_at_finds_variants_branches_members_and_items_by_pointer() {
+    let document = json!({
+        "oneOf": [{
+            "type": "object",
+            "properties": {
+                "type": {"const": "query"},
+                "kinds": {"type": "array", "items": {"type": "string", "description": "a kind"}, "x-cgp-emit": "omit-if-empty"}
+            },
+            "required": ["type"]
+        }],
+        "x-cgp-tag": "type",
+        "$defs": {
+            "Verdict": {
+                "type": "object",
+                "x-cgp-tag": "status",
+                "oneOf": [
+                    {"type": "object", "properties": {"status": {"const": "valid"}}, "required": ["status"]},
+                    {"type": "object", "properties": {"status": {"const": "gone"}, "at": {"type": "string"}}, "required": ["status", "at"]}
+                ]
+            }
+        }
+    });
+    let protocol = Protocol::read(&document, Reading::Validator, &|_| None);
+    let variant = protocol.part_at("/oneOf/0").expect("the variant");
+    assert!(variant.object().and_then(|o| o.member("kinds")).is_some());
+    let kinds = protocol
+        .part_at("/oneOf/0/properties/kinds")
+        .expect("the member");
+    assert_eq!(kinds.annotations().emit, Some(Emit::OmitIfEmpty));
+    let items = protocol
+        .part_at("/oneOf/0/properties/kinds/items")
+        .expect("the items");
+    assert_eq!(items.annotations().description.as_deref(), Some("a kind"));
+    let Some(Shape::TaggedUnion(union)) =
+        protocol.part_at("/$defs/Verdict").and_then(|p| p.shape())
+    else {
+        panic!("the union: {:?}", protocol.part_at("/$defs/Verdict"));
+    };
+    assert_eq!(union.tag, "status");
+    let gone = protocol
+        .part_at("/$defs/Verdict/oneOf/1")
+        .expect("a branch");
+    assert!(
+        gone.object()
+            .and_then(|o| o.member("at"))
+            .is_some_and(|m| m.required)
+    );
+    assert!(
+        protocol
+            .part_at("/$defs/Verdict/oneOf/1/properties/at")
+            .is_some()
+    );
+    assert_eq!(protocol.part_at("/$defs/Nope"), None);
+    assert_eq!(protocol.part_at("/oneOf/0/properties/absent"), None);
+}
