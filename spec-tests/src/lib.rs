@@ -7,6 +7,7 @@
 
 pub mod peers;
 pub mod python_package;
+pub mod typescript;
 
 use cgp_schema::corpus::{self, Example};
 use cgp_schema::{Bundle, Profile, SchemaSet};

@@ -7,6 +7,8 @@
 //!   `npm` ([`ensure_installed`]);
 //! - `datamodel-code-generator`: the pydantic model generator, in a virtual
 //!   environment of its own ([`ensure_datamodel_codegen`]);
+//! - `typescript`: the TypeScript compiler that builds `generated/typescript`,
+//!   and json-schema-to-typescript, installed with `npm` ([`ensure_typescript`]);
 //! - `contextgraph-conformance`: the reference provider
 //!   `contextgraph-example-docs`, installed with `cargo install`
 //!   ([`ensure_reference_provider`]).
@@ -23,6 +25,8 @@ pub const PYTHON_JSONSCHEMA: &str = "jsonschema==4.26.0";
 pub const NODE_AJV: &str = "ajv@8.20.0";
 /// The pinned pydantic model generator.
 pub const PYTHON_DATAMODEL_CODEGEN: &str = "datamodel-code-generator==0.89.0";
+/// The pinned JSON Schema to TypeScript generator.
+pub const NODE_JSON_SCHEMA_TO_TYPESCRIPT: &str = "json-schema-to-typescript@16.0.0";
 /// The pinned crate holding the reference provider.
 pub const REFERENCE_CONFORMANCE: &str = "contextgraph-conformance";
 /// Its version.
@@ -61,18 +65,7 @@ pub fn ensure_installed() -> Result<PathBuf, String> {
                     &["--target", &python_path(scratch).display().to_string()],
                     PYTHON_JSONSCHEMA,
                 ),
-                (
-                    "npm".into(),
-                    vec![
-                        "install".into(),
-                        "--silent".into(),
-                        "--no-audit".into(),
-                        "--no-fund".into(),
-                        "--prefix".into(),
-                        scratch.join("node").display().to_string(),
-                        NODE_AJV.into(),
-                    ],
-                ),
+                npm_install(scratch, &[NODE_AJV]),
             ]
         },
     )
@@ -106,6 +99,34 @@ pub fn ensure_datamodel_codegen() -> Result<PathBuf, String> {
         },
     )?;
     Ok(python(&base))
+}
+
+/// Installs the pinned TypeScript compiler and json-schema-to-typescript
+/// unless they are there already; returns their `node_modules` directory.
+pub fn ensure_typescript() -> Result<PathBuf, String> {
+    // The compiler the generated package's `devDependencies` pin.
+    let compiler = format!("typescript@{}", cgp_codegen::typescript::TYPESCRIPT_VERSION);
+    let base = install(
+        "typescript",
+        &format!("{compiler}\n{NODE_JSON_SCHEMA_TO_TYPESCRIPT}\n"),
+        |scratch| {
+            vec![npm_install(
+                scratch,
+                &[&compiler, NODE_JSON_SCHEMA_TO_TYPESCRIPT],
+            )]
+        },
+    )?;
+    Ok(node_path(&base))
+}
+
+/// The step that installs `packages` with npm under `scratch/node`.
+fn npm_install(scratch: &Path, packages: &[&str]) -> (String, Vec<String>) {
+    let mut args: Vec<String> = ["install", "--silent", "--no-audit", "--no-fund", "--prefix"]
+        .map(str::to_owned)
+        .into();
+    args.push(scratch.join("node").display().to_string());
+    args.extend(packages.iter().map(|package| (*package).to_owned()));
+    ("npm".into(), args)
 }
 
 /// Installs the pinned reference provider with `cargo install --locked` unless

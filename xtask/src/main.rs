@@ -152,18 +152,26 @@ fn bench(root: &std::path::Path, options: &[(&str, String)], out: &str) -> ExitC
 
 fn peers() -> ExitCode {
     use spec_tests::peers;
-    let installed =
-        peers::ensure_installed().and_then(|base| Ok((base, peers::ensure_reference_provider()?)));
+    let installed = peers::ensure_installed().and_then(|base| {
+        Ok((
+            base,
+            peers::ensure_reference_provider()?,
+            peers::ensure_typescript()?,
+        ))
+    });
     match installed {
-        Ok((base, provider)) => {
+        Ok((base, provider, typescript)) => {
             println!(
-                "peers installed: {} and {} in {}, {}@{} as {}",
+                "peers installed: {} and {} in {}, {}@{} as {}, typescript {} and {} in {}",
                 peers::PYTHON_JSONSCHEMA,
                 peers::NODE_AJV,
                 base.display(),
                 peers::REFERENCE_CONFORMANCE,
                 peers::REFERENCE_CONFORMANCE_VERSION,
-                provider.display()
+                provider.display(),
+                cgp_codegen::typescript::TYPESCRIPT_VERSION,
+                peers::NODE_JSON_SCHEMA_TO_TYPESCRIPT,
+                typescript.display()
             );
             ExitCode::SUCCESS
         }

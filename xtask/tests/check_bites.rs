@@ -280,3 +280,36 @@ fn a_schema_that_is_not_json_fails_with_file_line_and_column() {
         .expect("run xtask");
     assert_eq!(codegen.status.code(), Some(1), "codegen must refuse too");
 }
+
+#[test]
+fn a_stale_typescript_package_file_fails_and_what_a_build_leaves_does_not() {
+    let tree = Tree::new("typescript-stale");
+    let leftovers = [
+        "generated/typescript/node_modules/typescript/package.json",
+        "generated/typescript/dist/index.js",
+        "generated/typescript/package-lock.json",
+    ];
+    for leftover in leftovers {
+        let path = tree.0.join(leftover);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(&path, "{}\n").expect("write a leftover");
+    }
+    let (ok, stderr) = check(&tree);
+    assert!(
+        ok,
+        "what `npm install && npm run build` leaves is not stale: {stderr}"
+    );
+
+    let file = "generated/typescript/src/wire.ts";
+    tree.edit_text(file, "const MAX_DEPTH = 127;", "const MAX_DEPTH = 128;");
+    let (ok, stderr) = check(&tree);
+    assert!(!ok);
+    assert_reports(&stderr, &format!("{file}: out of date"));
+    let codegen = tree.xtask(&["codegen"]);
+    assert!(codegen.ok, "{}", codegen.stderr);
+    let (ok, stderr) = check(&tree);
+    assert!(ok, "{stderr}");
+    for leftover in leftovers {
+        assert!(tree.0.join(leftover).exists(), "codegen removed {leftover}");
+    }
+}

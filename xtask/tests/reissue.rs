@@ -67,7 +67,11 @@ fn new_bytes_with_the_same_verdicts_are_reissued_keeping_the_old_digest() {
         .map(str::to_owned)
         .collect::<Vec<_>>();
     let current = tree.read(&path);
-    assert_eq!(history, vec![sha256(older.as_bytes()), sha256(&current)]);
+    // Earlier re-issues stay in the history before the two this test made.
+    assert_eq!(
+        history.get(history.len().saturating_sub(2)..),
+        Some(&[sha256(older.as_bytes()), sha256(&current)][..])
+    );
     // Nothing more to re-issue: a second release changes nothing.
     let again = tree.xtask(&["release"]);
     assert!(again.ok, "{}", again.stderr);

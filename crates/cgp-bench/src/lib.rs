@@ -17,7 +17,8 @@
 //!
 //! The modules: [`transcript`] writes the synthetic traffic, `corpus` cuts it
 //! into lines, `measure` times the in-process candidates, `external` the
-//! processes (`cgp validate`, the peer validators), `scaling` codegen and check
+//! processes (`cgp validate`, the peer validators), `typescript` the generated
+//! TypeScript package against `JSON.parse`, `scaling` codegen and check
 //! on growing schemas, `machine` says where, and `report` renders the table.
 
 mod corpus;
@@ -27,6 +28,7 @@ mod measure;
 mod report;
 mod scaling;
 pub mod transcript;
+mod typescript;
 
 pub use corpus::{Corpus, Mix, SHORT_LINE, interop_bundle};
 pub use external::cgp_validate;
@@ -127,6 +129,12 @@ pub fn run(config: &Config, mut decoders: Decoders) -> Result<Report, String> {
         }
         if let Some(peers) = &config.peers {
             for (measure, throughput, note) in peers_on(config, peers, &bundle_path, corpus, &path)?
+            {
+                rows.push(tag(measure, throughput, note));
+            }
+            let scripts = config.repo.join("spec-tests/peers");
+            for (measure, throughput, note) in
+                typescript::typescript_on(&scripts, corpus, &path, rounds)?
             {
                 rows.push(tag(measure, throughput, note));
             }

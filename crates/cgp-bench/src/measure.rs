@@ -69,6 +69,11 @@ pub enum Measure {
     PythonJsonLoads,
     /// `cgp_types.decode_line`, the generated Python package, on each line.
     PythonPackageDecode,
+    /// Node `JSON.parse` on lines decoded to strings beforehand: the baseline of
+    /// the TypeScript package.
+    NodeJsonParse,
+    /// `decodeEnvelope` of the generated TypeScript package, same lines.
+    TypescriptDecode,
 }
 
 /// Which file a figure was measured on.
@@ -121,6 +126,10 @@ impl Measure {
             Measure::PythonJsonLoads => "Python `json.loads` on each line",
             Measure::PythonPackageDecode => {
                 "decode, generated Python package (`cgp_types.decode_line`)"
+            }
+            Measure::NodeJsonParse => "Node `JSON.parse`",
+            Measure::TypescriptDecode => {
+                "decode, generated TypeScript package (`decodeEnvelope`, under node)"
             }
         }
     }

@@ -92,6 +92,31 @@ impl Report {
         Some(self.speed(sample, a)? / self.speed(sample, b)?)
     }
 
+    /// `a` × `b` on each file, and whether `met` says the ratio meets the goal.
+    fn ratio_target(
+        &self,
+        goal: String,
+        a: Measure,
+        b: Measure,
+        met: &dyn Fn(f64) -> Option<bool>,
+    ) -> Target {
+        Target {
+            goal,
+            results: Sample::ALL
+                .iter()
+                .map(|sample| match self.ratio(*sample, a, b) {
+                    Some(ratio) => (format!("{ratio:.2}×"), met(ratio)),
+                    None => ("not measured".into(), None),
+                })
+                .collect(),
+        }
+    }
+
+    /// A ratio reported for scale, with no target to meet.
+    fn for_scale(&self, what: &str, a: Measure, b: Measure) -> Target {
+        self.ratio_target(format!("for scale, not a target: {what}"), a, b, &|_| None)
+    }
+
     /// The targets, each with its measured ratio on each file.
     pub fn targets(&self) -> Vec<Target> {
         let mut targets = Vec::new();
@@ -127,30 +152,13 @@ impl Report {
                 100.0,
             ),
         ] {
-            let results = Sample::ALL
-                .iter()
-                .map(|sample| match self.ratio(*sample, a, b) {
-                    Some(ratio) => (format!("{ratio:.2}×"), Some(ratio >= min)),
-                    None => ("not measured".into(), None),
-                })
-                .collect();
-            targets.push(Target {
-                goal: goal.into(),
-                results,
-            });
+            targets.push(self.ratio_target(goal.into(), a, b, &|ratio| Some(ratio >= min)));
         }
-        targets.push(Target {
-            goal: "for scale, not a target: parse-only on 2 independent threads, × 1 thread (what two threads of this machine gave during the run)".into(),
-            results: Sample::ALL
-                .iter()
-                .map(|sample| {
-                    match self.ratio(*sample, Measure::ParseValueTwoThreads, Measure::ParseValue) {
-                        Some(ratio) => (format!("{ratio:.2}×"), None),
-                        None => ("not measured".into(), None),
-                    }
-                })
-                .collect(),
-        });
+        targets.push(self.for_scale(
+            "parse-only on 2 independent threads, × 1 thread (what two threads of this machine gave during the run)",
+            Measure::ParseValueTwoThreads,
+            Measure::ParseValue,
+        ));
         for (goal, other) in [
             (
                 "generated decode within 10% of hand-written",
@@ -161,32 +169,23 @@ impl Report {
                 Measure::DecodeReference,
             ),
         ] {
-            let results = Sample::ALL
-                .iter()
-                .map(
-                    |sample| match self.ratio(*sample, Measure::DecodeGenerated, other) {
-                        Some(ratio) => (format!("{ratio:.2}×"), Some((ratio - 1.0).abs() <= 0.10)),
-                        None => ("not measured".into(), None),
-                    },
-                )
-                .collect();
-            targets.push(Target {
-                goal: goal.into(),
-                results,
-            });
+            targets.push(self.ratio_target(
+                goal.into(),
+                Measure::DecodeGenerated,
+                other,
+                &|ratio| Some((ratio - 1.0).abs() <= 0.10),
+            ));
         }
-        targets.push(Target {
-            goal: "for scale, not a target: the generated Python package's `decode_line` × Python's `json.loads` (same process, same lines)".into(),
-            results: Sample::ALL
-                .iter()
-                .map(|sample| {
-                    match self.ratio(*sample, Measure::PythonPackageDecode, Measure::PythonJsonLoads) {
-                        Some(ratio) => (format!("{ratio:.2}×"), None),
-                        None => ("not measured".into(), None),
-                    }
-                })
-                .collect(),
-        });
+        targets.push(self.for_scale(
+            "the generated Python package's `decode_line`, × Python's `json.loads` (same process, same lines)",
+            Measure::PythonPackageDecode,
+            Measure::PythonJsonLoads,
+        ));
+        targets.push(self.for_scale(
+            "the TypeScript package's `decodeEnvelope`, × `JSON.parse` in the same node process",
+            Measure::TypescriptDecode,
+            Measure::NodeJsonParse,
+        ));
         let real = self.schema.iter().find(|run| run.factor == 1);
         targets.push(Target {
             goal: "codegen + check warm < 2 s on the real schema".into(),

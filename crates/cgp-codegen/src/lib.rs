@@ -7,6 +7,7 @@
 //! - [`rust`]: the typify crate generated from the interop bundle.
 //! - [`docs`]: the human docs, rendered with minijinja.
 //! - [`python`]: the Python package `cgp_types`, rendered with minijinja.
+//! - [`typescript`]: the npm package, rendered with minijinja.
 //! - [`embed`]: the copies inside the crates that compile them in.
 //! - [`release`]: the release manifest and frozen bundles on disk.
 
@@ -29,5 +30,6 @@ pub mod plan;
 pub mod python;
 pub mod release;
 pub mod rust;
+pub mod typescript;
 
 pub use plan::{Generation, generate};

@@ -14,6 +14,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io;
 use std::path::{Path, PathBuf};
 
+/// What a build inside an owned directory leaves there, and codegen neither
+/// writes nor removes: `npm install && npm run build` in the TypeScript package.
+pub const BUILD_LEFTOVERS: [&str; 3] = [
+    "generated/typescript/node_modules",
+    "generated/typescript/dist",
+    "generated/typescript/package-lock.json",
+];
+
 /// The directories codegen owns, relative to the repository root: every file
 /// in them is generated, and one no plan contains is stale.
 pub const OWNED_DIRS: [&str; 3] = [
@@ -112,6 +120,9 @@ pub fn existing_files(root: &Path) -> Result<BTreeSet<String>, Diagnostic> {
                 Diagnostic::file(display(&relative), format!("cannot list: {error}"))
             })?;
             let path = relative.join(entry.file_name());
+            if BUILD_LEFTOVERS.contains(&display(&path).as_str()) {
+                continue;
+            }
             let kind = entry.file_type().map_err(|error| {
                 Diagnostic::file(display(&path), format!("cannot inspect: {error}"))
             })?;

@@ -7,7 +7,7 @@
 //! crate and the docs.
 //! Nothing here touches the disk except reading the inputs.
 
-use crate::{docs, embed, python, release, rust};
+use crate::{docs, embed, python, release, rust, typescript};
 use cgp_schema::corpus::{self, Example};
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
 use cgp_schema::release::Manifest;
@@ -244,6 +244,7 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
     .map_err(Diagnostics::one)?;
     files.extend(pages);
     files.extend(python::render(protocol, &version).map_err(Diagnostics::one)?);
+    files.extend(typescript::generate(protocol, &set.version)?);
     for (older_version, bundle) in &older {
         // Each other version's docs, from its frozen bundle, under its own
         // directory; the SPEC.md corpus belongs to the working version.

@@ -262,6 +262,7 @@ pub fn bundle(set: &SchemaSet, profile: Profile) -> Result<Bundle, Diagnostics> 
     root.insert("$defs".into(), Value::Object(defs));
     let mut document = Value::Object(root);
     add_discriminators(&mut document);
+    wrap_annotated_references(&mut document);
     if problems.is_empty() {
         Ok(Bundle {
             profile,
@@ -337,6 +338,29 @@ fn add_discriminators(schema: &mut Value) {
             map.insert("type".into(), json!("object"));
             map.insert("discriminator".into(), json!({ "propertyName": tag }));
         }
+    });
+}
+
+/// Moves every `$ref` that has sibling keywords (a member's `description`,
+/// `x-cgp-*`, `default`) into `allOf: [{"$ref": …}]`, which accepts the same
+/// values. Generators that resolve references by copying (json-schema-to-
+/// typescript, datamodel-code-generator) copy a `$ref` with siblings into a new
+/// type of the same title (`FrameId1`, `FrameId2`, …); a bare `$ref` inside
+/// `allOf` they name after its target, once.
+fn wrap_annotated_references(schema: &mut Value) {
+    keywords::walk_mut(schema, &mut |map| {
+        if map.len() < 2 || !map.contains_key("$ref") {
+            return;
+        }
+        let mut wrapped = Map::new();
+        for (key, value) in std::mem::take(map) {
+            if key == "$ref" {
+                wrapped.insert("allOf".into(), json!([{ "$ref": value }]));
+            } else {
+                wrapped.insert(key, value);
+            }
+        }
+        *map = wrapped;
     });
 }
 

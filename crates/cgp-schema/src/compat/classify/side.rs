@@ -78,7 +78,7 @@ impl Side {
             directions: protocol.directions(),
             envelope_problem: envelope_problem(&bundle.document, &protocol),
             protocol,
-            document: bundle.document,
+            document: unwrap_annotated_references(bundle.document),
             positions: Positions::Source {
                 set,
                 origins: bundle.origins,
@@ -166,7 +166,7 @@ impl Side {
             directions: protocol.directions(),
             envelope_problem: envelope_problem(&document.value, &protocol),
             protocol,
-            document: document.value.clone(),
+            document: unwrap_annotated_references(document.value.clone()),
             positions: Positions::Bundle {
                 file: file.to_owned(),
                 document,
@@ -260,4 +260,34 @@ fn reference_cycles(defs: &Map<String, Value>, found: &mut dyn FnMut(&str, Strin
             chain.push(following);
         }
     }
+}
+
+/// The bundler writes a `$ref` with sibling keywords as `allOf: [{"$ref": …}]`
+/// (bundles published before it did so have the bare `$ref`); the walk compares
+/// references, so it reads either as the `$ref` itself.
+fn unwrap_annotated_references(mut document: Value) -> Value {
+    crate::keywords::walk_mut(&mut document, &mut |map| {
+        let reference = match map.get("allOf") {
+            Some(Value::Array(items)) if items.len() == 1 => items
+                .first()
+                .and_then(Value::as_object)
+                .filter(|only| only.len() == 1)
+                .and_then(|only| only.get("$ref"))
+                .cloned(),
+            _ => None,
+        };
+        let Some(reference) = reference else {
+            return;
+        };
+        let mut unwrapped = Map::new();
+        for (key, value) in std::mem::take(map) {
+            if key == "allOf" {
+                unwrapped.insert("$ref".into(), reference.clone());
+            } else {
+                unwrapped.insert(key, value);
+            }
+        }
+        *map = unwrapped;
+    });
+    document
 }

@@ -490,6 +490,21 @@ impl Reader<'_> {
         pointer: &str,
         used: &mut Vec<&'m str>,
     ) -> Shape {
+        if let Some(all) = take(map, used, "allOf") {
+            // The bundler writes an annotated `$ref` as `allOf: [{"$ref": …}]`;
+            // any other `allOf` is refused.
+            return match all.as_array().map(Vec::as_slice) {
+                Some([only])
+                    if only
+                        .as_object()
+                        .is_some_and(|o| o.len() == 1 && o.contains_key("$ref")) =>
+                {
+                    let inner = self.shape(only, &format!("{pointer}/allOf/0"));
+                    self.excluding(inner, map, used)
+                }
+                _ => Shape::Unsupported("`allOf` other than around one bare `$ref`".into()),
+            };
+        }
         if let Some(reference) = take(map, used, "$ref") {
             let Some(name) = reference.as_str().and_then(definition_name) else {
                 return Shape::Unsupported(format!("`$ref` {reference} is not `#/$defs/<Name>`"));

@@ -103,6 +103,14 @@ fn a_tagged_union_flattens_shared_members_into_each_branch() {
 }
 
 #[test]
+fn an_annotated_reference_in_a_one_schema_all_of_is_the_named_type() {
+    assert_eq!(
+        validator(json!({"description": "d", "allOf": [{"$ref": "#/$defs/FrameId"}]})),
+        Shape::Named("FrameId".into())
+    );
+}
+
+#[test]
 fn every_assertion_is_read_or_refused() {
     assert!(matches!(
         validator(json!({"type": "string", "minLength": 1, "pattern": "^a"})),
@@ -116,6 +124,7 @@ fn every_assertion_is_read_or_refused() {
         json!({"type": "object", "patternProperties": {"^x": {}}}),
         json!({"type": "array", "prefixItems": [{}]}),
         json!({"allOf": [{"type": "string"}]}),
+        json!({"allOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}]}),
         json!({"type": ["string", "integer"]}),
         json!({"$ref": "other.json"}),
         json!({"type": "object", "required": ["ghost"]}),

@@ -1,0 +1,530 @@
+//! The npm package under `generated/typescript/`, rendered with minijinja from
+//! the protocol model of the interop bundle.
+//!
+//! The package holds the wire types (a discriminated union on the envelope's
+//! tag, open vocabularies as `KnownX | (string & {})`), a table of every shape
+//! the decoder and encoder walk, and a small runtime (`wire.ts`) that reads a
+//! line the way the reference decoder does and writes the canonical line. The
+//! templates live in `templates/typescript/` beside this module; nothing here
+//! reads a schema keyword, only the model.
+
+use crate::rust::COMMAND;
+use cgp_schema::ProtocolVersion;
+use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
+use cgp_schema::model::{
+    Branch, Emit, Member, ObjectShape, Protocol, Shape, TaggedUnion, UnknownMembers,
+};
+use minijinja::value::Serde;
+use serde::Serialize;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+
+/// Where the package goes, relative to the repository root.
+pub const TYPESCRIPT_DIR: &str = "generated/typescript";
+
+/// Where its templates live, relative to the repository root.
+pub const TEMPLATE_DIR: &str = "crates/cgp-codegen/templates/typescript";
+
+/// The pinned TypeScript compiler the package builds with.
+pub const TYPESCRIPT_VERSION: &str = "7.0.2";
+
+/// The package's templates: (file under the package, template text).
+const TEMPLATES: [(&str, &str); 8] = [
+    (
+        "package.json",
+        include_str!("../templates/typescript/package.json.j2"),
+    ),
+    (
+        "tsconfig.json",
+        include_str!("../templates/typescript/tsconfig.json.j2"),
+    ),
+    (
+        "README.md",
+        include_str!("../templates/typescript/README.md.j2"),
+    ),
+    (
+        "src/index.ts",
+        include_str!("../templates/typescript/index.ts.j2"),
+    ),
+    (
+        "src/types.ts",
+        include_str!("../templates/typescript/types.ts.j2"),
+    ),
+    (
+        "src/shapes.ts",
+        include_str!("../templates/typescript/shapes.ts.j2"),
+    ),
+    (
+        "src/wire.ts",
+        include_str!("../templates/typescript/wire.ts.j2"),
+    ),
+    (
+        "src/numbers.ts",
+        include_str!("../templates/typescript/numbers.ts.j2"),
+    ),
+];
+
+/// One member of an interface.
+#[derive(Debug, Serialize)]
+struct Field {
+    name: String,
+    optional: bool,
+    ts: String,
+    doc: Vec<String>,
+}
+
+/// One exported declaration of `types.ts`.
+#[derive(Debug, Serialize)]
+struct Declaration {
+    name: String,
+    doc: Vec<String>,
+    /// `interface` or `alias`.
+    kind: &'static str,
+    /// The aliased type, for an alias.
+    ts: String,
+    fields: Vec<Field>,
+}
+
+/// The largest integer a JavaScript `number` holds exactly.
+const SAFE_INTEGER: i128 = (1 << 53) - 1;
+
+/// Renders every file of the package: (path relative to the repository root,
+/// contents), sorted by path.
+pub fn generate(
+    protocol: &Protocol,
+    version: &ProtocolVersion,
+) -> Result<BTreeMap<String, String>, Diagnostics> {
+    let problem = |message: String| {
+        Diagnostics::one(Diagnostic::file(
+            format!("{TEMPLATE_DIR}/types.ts.j2"),
+            message,
+        ))
+    };
+    let mut declarations = Vec::new();
+    let mut variant_names = Vec::new();
+    for variant in &protocol.variants {
+        let name = format!("{}Envelope", variant.name());
+        declarations.push(Declaration {
+            name: name.clone(),
+            doc: doc_lines(variant.annotations.description.as_deref()),
+            kind: "interface",
+            ts: String::new(),
+            fields: fields(&variant.object.members).map_err(problem)?,
+        });
+        variant_names.push(name);
+    }
+    let mut shapes = serde_json::Map::new();
+    for (name, named) in &protocol.types {
+        let doc = doc_lines(named.annotations.description.as_deref());
+        match &named.shape {
+            Shape::Object(object) => declarations.push(Declaration {
+                name: name.clone(),
+                doc,
+                kind: "interface",
+                ts: String::new(),
+                fields: fields(&object.members).map_err(problem)?,
+            }),
+            Shape::TaggedUnion(union) => {
+                let mut branch_names = Vec::new();
+                for branch in &union.branches {
+                    let branch_name = format!(
+                        "{name}{}",
+                        branch
+                            .annotations
+                            .title
+                            .clone()
+                            .unwrap_or_else(|| cgp_schema::model::camel_case(&branch.tag))
+                    );
+                    let members = branch_members(union, branch);
+                    declarations.push(Declaration {
+                        name: branch_name.clone(),
+                        doc: doc_lines(branch.annotations.description.as_deref()),
+                        kind: "interface",
+                        ts: String::new(),
+                        fields: fields(&members).map_err(problem)?,
+                    });
+                    branch_names.push(branch_name);
+                }
+                declarations.push(Declaration {
+                    name: name.clone(),
+                    doc,
+                    kind: "alias",
+                    ts: branch_names.join(" | "),
+                    fields: Vec::new(),
+                });
+            }
+            other => declarations.push(Declaration {
+                name: name.clone(),
+                doc,
+                kind: "alias",
+                ts: ts_type(other).map_err(|why| problem(format!("type `{name}`: {why}")))?,
+                fields: Vec::new(),
+            }),
+        }
+        shapes.insert(
+            name.clone(),
+            descriptor(&named.shape, true)
+                .map_err(|why| problem(format!("type `{name}`: {why}")))?,
+        );
+    }
+    let envelope = json!({
+        "kind": "union",
+        "tag": protocol.tag,
+        "index": false,
+        "positional": true,
+        "branches": protocol
+            .variants
+            .iter()
+            .map(|variant| {
+                Ok(json!({
+                    "tag": variant.tag,
+                    "members": members_descriptor(&variant.object).map_err(|why| {
+                        problem(format!("variant `{}`: {why}", variant.tag))
+                    })?,
+                }))
+            })
+            .collect::<Result<Vec<_>, Diagnostics>>()?,
+    });
+    shapes.insert("Envelope".into(), envelope);
+    declarations.push(Declaration {
+        name: "Envelope".into(),
+        doc: doc_lines(protocol.annotations.description.as_deref()),
+        kind: "alias",
+        ts: variant_names.join(" | "),
+        fields: Vec::new(),
+    });
+
+    let package_version = format!("{}.{}.0", version.major, version.minor);
+    let context = json!({
+        "command": COMMAND,
+        "protocol_version": version.to_string(),
+        "package_version": package_version,
+        "typescript_version": TYPESCRIPT_VERSION,
+        "tag": protocol.tag,
+        "declarations": declarations,
+        "variants": protocol.variants.iter().map(|v| json!({
+            "tag": v.tag,
+            "name": format!("{}Envelope", v.name()),
+        })).collect::<Vec<_>>(),
+        "vocabularies": protocol.open_vocabularies().iter().map(|named| named.name.clone()).collect::<Vec<_>>(),
+        "shapes": serde_json::to_string_pretty(&Value::Object(shapes)).unwrap_or_default(),
+    });
+
+    let mut environment = crate::docs::environment(TEMPLATE_DIR).map_err(Diagnostics::one)?;
+    environment.add_filter("json", |value: String| Value::String(value).to_string());
+    let mut files = BTreeMap::new();
+    for (path, source) in TEMPLATES {
+        let shown = format!(
+            "{TEMPLATE_DIR}/{}.j2",
+            path.rsplit('/').next().unwrap_or(path)
+        );
+        let rendered = environment
+            .template_from_str(source)
+            .and_then(|template| template.render(Serde(&context)))
+            .map_err(|error| Diagnostics::one(Diagnostic::file(&shown, format!("{error:#}"))))?;
+        files.insert(format!("{TYPESCRIPT_DIR}/{path}"), rendered);
+    }
+    Ok(files)
+}
+
+/// A description as the lines of a doc comment, safe inside `/** */`.
+fn doc_lines(description: Option<&str>) -> Vec<String> {
+    description
+        .unwrap_or_default()
+        .replace("*/", "*\\/")
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+fn fields(members: &[Member]) -> Result<Vec<Field>, String> {
+    members
+        .iter()
+        .map(|member| {
+            let (shape, _) = member.shape.without_null();
+            Ok(Field {
+                name: member.name.clone(),
+                optional: !member.required,
+                ts: ts_type(shape).map_err(|why| unsupported(member, &why))?,
+                doc: doc_lines(member.annotations.description.as_deref()),
+            })
+        })
+        .collect()
+}
+
+/// A branch's members in the order the encoder writes them: the shared ones
+/// it does not redefine, then its own (the tag among them).
+fn branch_members(union: &TaggedUnion, branch: &Branch) -> Vec<Member> {
+    let mut members: Vec<Member> = union
+        .shared
+        .members
+        .iter()
+        .filter(|shared| branch.object.member(&shared.name).is_none())
+        .cloned()
+        .collect();
+    members.extend(branch.object.members.iter().cloned());
+    members
+}
+
+/// Why a member cannot be generated, with where its schema is written.
+fn unsupported(member: &Member, why: &str) -> String {
+    format!(
+        "{}: member `{}`: the TypeScript package cannot describe {why}",
+        member.at, member.name
+    )
+}
+
+/// Whether an integer shape needs a `bigint` to hold every value exactly.
+fn needs_bigint(minimum: Option<i128>, maximum: Option<i128>) -> bool {
+    !matches!((minimum, maximum), (Some(low), Some(high)) if low >= -SAFE_INTEGER && high <= SAFE_INTEGER)
+}
+
+/// The TypeScript type of a value shape.
+fn ts_type(shape: &Shape) -> Result<String, String> {
+    Ok(match shape {
+        Shape::Any => "unknown".into(),
+        Shape::Named(name) => name.clone(),
+        Shape::Null => "null".into(),
+        Shape::Boolean => "boolean".into(),
+        Shape::Integer(integer) if needs_bigint(integer.minimum, integer.maximum) => {
+            "bigint".into()
+        }
+        Shape::Integer(_) | Shape::Number(_) => "number".into(),
+        Shape::String(_) => "string".into(),
+        Shape::Const(value) => value.to_string(),
+        Shape::Enum(values) => values
+            .iter()
+            .map(Value::to_string)
+            .collect::<Vec<_>>()
+            .join(" | "),
+        Shape::OpenVocabulary(vocabulary) => {
+            let known = match &vocabulary.known_type {
+                Some(name) => name.clone(),
+                None => vocabulary
+                    .known
+                    .iter()
+                    .map(|value| Value::String(value.clone()).to_string())
+                    .collect::<Vec<_>>()
+                    .join(" | "),
+            };
+            format!("{known} | (string & {{}})")
+        }
+        Shape::Array(array) => {
+            let items = ts_type(&array.items)?;
+            if items.contains(' ') {
+                format!("Array<{items}>")
+            } else {
+                format!("{items}[]")
+            }
+        }
+        Shape::Object(object) => {
+            let inner = fields(&object.members)?
+                .into_iter()
+                .map(|field| {
+                    format!(
+                        "{}{}: {}",
+                        Value::String(field.name),
+                        if field.optional { "?" } else { "" },
+                        field.ts
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; ");
+            format!("{{ {inner} }}")
+        }
+        Shape::Nullable(inner) => format!("{} | null", ts_type(inner)?),
+        Shape::Excluding(inner, _) => ts_type(inner)?,
+        Shape::TaggedUnion(_) => return Err("a tagged union that is not a named type".into()),
+        Shape::Unsupported(why) => return Err(why.clone()),
+    })
+}
+
+/// The table entry the runtime walks for a shape. `named` says the shape is a
+/// whole `$defs` type (a tagged union is only allowed there).
+fn descriptor(shape: &Shape, named: bool) -> Result<Value, String> {
+    Ok(match shape {
+        Shape::Any => json!({"kind": "any"}),
+        Shape::Named(name) => json!({"kind": "ref", "name": name}),
+        Shape::Null => json!({"kind": "null"}),
+        Shape::Boolean => json!({"kind": "boolean"}),
+        Shape::Integer(integer) => {
+            if integer.multiple_of.is_some() {
+                return Err("`multipleOf` on an integer".into());
+            }
+            json!({
+                "kind": "integer",
+                "min": integer.minimum.map(|value| value.to_string()),
+                "max": integer.maximum.map(|value| value.to_string()),
+                "big": needs_bigint(integer.minimum, integer.maximum),
+            })
+        }
+        Shape::Number(number) => {
+            if number.multiple_of.is_some() {
+                return Err("`multipleOf` on a number".into());
+            }
+            let limit = |limit: &Option<cgp_schema::model::Limit>| {
+                limit
+                    .as_ref()
+                    .map(|limit| json!({"value": limit.value, "exclusive": limit.exclusive}))
+            };
+            json!({
+                "kind": "number",
+                "f32": number.format.as_deref() == Some("float"),
+                "min": limit(&number.minimum),
+                "max": limit(&number.maximum),
+            })
+        }
+        Shape::String(string) => {
+            if string.pattern.is_some() {
+                return Err("`pattern` (regular expressions differ between engines)".into());
+            }
+            json!({
+                "kind": "string",
+                "minLength": string.min_length,
+                "maxLength": string.max_length,
+            })
+        }
+        Shape::Const(value) => json!({"kind": "const", "value": value}),
+        Shape::Enum(values) if values.iter().all(Value::is_string) => {
+            json!({"kind": "enum", "values": values})
+        }
+        Shape::Enum(_) => return Err("an `enum` with values that are not strings".into()),
+        Shape::OpenVocabulary(_) => json!({"kind": "vocabulary"}),
+        Shape::Array(array) => {
+            if array.unique_items {
+                return Err("`uniqueItems`".into());
+            }
+            json!({
+                "kind": "array",
+                "items": descriptor(&array.items, false)?,
+                "minItems": array.min_items,
+                "maxItems": array.max_items,
+            })
+        }
+        Shape::Object(object) => json!({
+            "kind": "object",
+            "members": members_descriptor(object)?,
+            "closed": object.unknown_members == UnknownMembers::Rejected,
+        }),
+        Shape::TaggedUnion(union) if named => {
+            let branches = union
+                .branches
+                .iter()
+                .map(|branch| {
+                    let members = branch_members(union, branch);
+                    Ok(json!({
+                        "tag": branch.tag,
+                        "members": members_descriptor(&ObjectShape {
+                            members,
+                            unknown_members: branch.object.unknown_members,
+                        })?,
+                    }))
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            json!({
+                "kind": "union",
+                "tag": union.tag,
+                "index": true,
+                "positional": false,
+                "branches": branches,
+            })
+        }
+        Shape::TaggedUnion(_) => return Err("a tagged union that is not a named type".into()),
+        Shape::Nullable(inner) => json!({"kind": "nullable", "inner": descriptor(inner, false)?}),
+        Shape::Excluding(inner, values) => json!({
+            "kind": "excluding",
+            "inner": descriptor(inner, false)?,
+            "values": values,
+        }),
+        Shape::Unsupported(why) => return Err(why.clone()),
+    })
+}
+
+/// The members of an object, in the order the canonical encoder writes them.
+fn members_descriptor(object: &ObjectShape) -> Result<Value, String> {
+    if object.unknown_members == UnknownMembers::Rejected {
+        return Err(
+            "an object that rejects unknown members (the reference decoder ignores them)".into(),
+        );
+    }
+    let members = object
+        .members
+        .iter()
+        .map(|member| {
+            let emit = match (member.required, member.emit()) {
+                (true, _) | (false, Some(Emit::Always)) => "always",
+                (false, Some(Emit::OmitIfAbsent) | None) => "absent",
+                (false, Some(Emit::OmitIfEmpty)) => "empty",
+                (false, Some(Emit::OmitIfDefault)) => "default",
+            };
+            Ok(json!({
+                "name": member.name,
+                "required": member.required,
+                "emit": emit,
+                "default": member.annotations.default,
+                "shape": descriptor(&member.shape, false)
+                    .map_err(|why| unsupported(member, &why))?,
+            }))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(Value::Array(members))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cgp_schema::model::Reading;
+
+    fn protocol(member: Value) -> Protocol {
+        let document = json!({
+            "x-cgp-tag": "type",
+            "oneOf": [{
+                "title": "Ping",
+                "type": "object",
+                "properties": {"type": {"const": "ping"}, "x": member},
+                "required": ["type"]
+            }],
+            "$defs": {}
+        });
+        Protocol::read(&document, Reading::Validator, &|_| None)
+    }
+
+    fn version() -> ProtocolVersion {
+        "demo/1.0".parse().expect("a version")
+    }
+
+    #[test]
+    fn a_model_renders_a_union_on_its_tag_and_a_bigint_for_64_bit_integers() {
+        let files = generate(
+            &protocol(json!({"type": "integer", "minimum": 0, "maximum": 18446744073709551615u64})),
+            &version(),
+        )
+        .expect("generated");
+        let types = &files[&format!("{TYPESCRIPT_DIR}/src/types.ts")];
+        assert!(
+            types.contains("export type Envelope = PingEnvelope;"),
+            "{types}"
+        );
+        assert!(
+            types.contains("  type: \"ping\";\n  x?: bigint;\n"),
+            "{types}"
+        );
+        assert!(
+            files[&format!("{TYPESCRIPT_DIR}/package.json")].contains("\"version\": \"1.0.0\"")
+        );
+    }
+
+    #[test]
+    fn a_shape_the_package_cannot_describe_is_refused_naming_the_member() {
+        let problems = generate(
+            &protocol(json!({"type": "string", "pattern": "^a"})),
+            &version(),
+        )
+        .expect_err("refused")
+        .to_string();
+        assert!(
+            problems.contains("member `x`") && problems.contains("`pattern`"),
+            "{problems}"
+        );
+    }
+}
