@@ -10,15 +10,18 @@
 //! interprets raw schema keywords.
 
 mod accepts;
+mod annotations;
 mod find;
+mod read;
 mod shape;
 
 pub use find::Part;
 
+pub use annotations::{Annotations, Emit, parse_direction};
+pub use read::{definition_name, items_pointer, member_pointer};
 pub use shape::{
-    Annotations, ArrayShape, Branch, Emit, IntegerShape, Limit, NumberShape, ObjectShape, Shape,
-    StringShape, TaggedUnion, UnknownMembers, Vocabulary, definition_name, items_pointer,
-    member_pointer, parse_direction,
+    ArrayShape, Branch, IntegerShape, Limit, NumberShape, ObjectShape, Shape, StringShape,
+    TaggedUnion, UnknownMembers, Vocabulary,
 };
 
 use crate::bundle::{Bundle, Profile};
@@ -183,7 +186,7 @@ impl Protocol {
             pointer: pointer.to_owned(),
             location: locate(pointer),
         };
-        let reader = shape::Reader {
+        let reader = read::Reader {
             root: document,
             reading,
             locate: &place,
@@ -438,7 +441,7 @@ pub fn shape_in(document: &Value, schema: &Value) -> Shape {
         pointer: pointer.to_owned(),
         location: None,
     };
-    shape::Reader {
+    read::Reader {
         root: document,
         reading: Reading::Validator,
         locate: &place,

@@ -7,7 +7,7 @@ fn shape_of(schema: Value, reading: Reading) -> Shape {
         pointer: pointer.to_owned(),
         location: None,
     };
-    let reader = shape::Reader {
+    let reader = read::Reader {
         root: &document,
         reading,
         locate: &place,
