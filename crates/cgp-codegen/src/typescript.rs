@@ -3,7 +3,7 @@
 //!
 //! The package holds the wire types (a discriminated union on the envelope's
 //! tag, open vocabularies as `KnownX | (string & {})`), a table of every shape
-//! the decoder and encoder walk, and a small runtime (`wire.ts`) that reads a
+//! the decoder and encoder walk, and a small runtime (`json.ts` reads the JSON text, `wire.ts`) that reads a
 //! line the way the reference decoder does and writes the canonical line. The
 //! templates live in `templates/typescript/` beside this module; nothing here
 //! reads a schema keyword, only the model.
@@ -29,7 +29,7 @@ pub const TEMPLATE_DIR: &str = "crates/cgp-codegen/templates/typescript";
 pub const TYPESCRIPT_VERSION: &str = "7.0.2";
 
 /// The package's templates: (file under the package, template text).
-const TEMPLATES: [(&str, &str); 8] = [
+const TEMPLATES: [(&str, &str); 9] = [
     (
         "package.json",
         include_str!("../templates/typescript/package.json.j2"),
@@ -41,6 +41,10 @@ const TEMPLATES: [(&str, &str); 8] = [
     (
         "README.md",
         include_str!("../templates/typescript/README.md.j2"),
+    ),
+    (
+        "src/json.ts",
+        include_str!("../templates/typescript/json.ts.j2"),
     ),
     (
         "src/index.ts",

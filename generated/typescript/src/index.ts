@@ -2,4 +2,5 @@
 // Do not edit: change schema/ and run `cargo xtask codegen`.
 
 export * from "./types.js";
-export { WireError, decodeEnvelope, encodeEnvelope } from "./wire.js";
+export { WireError } from "./json.js";
+export { decodeEnvelope, encodeEnvelope } from "./wire.js";
