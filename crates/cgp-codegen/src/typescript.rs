@@ -3,8 +3,9 @@
 //!
 //! The package holds the wire types (a discriminated union on the envelope's
 //! tag, open vocabularies as `KnownX | (string & {})`), a table of every shape
-//! the decoder and encoder walk, and a small runtime (`json.ts` reads the JSON text, `wire.ts`) that reads a
-//! line the way the reference decoder does and writes the canonical line. The
+//! the decoder and encoder walk, and a small runtime that reads a line the way
+//! the reference decoder does (`json.ts` the JSON text, `wire.ts` the shapes)
+//! and writes the canonical line (`wire.ts`, `numbers.ts`). The
 //! templates live in `templates/typescript/` beside this module; nothing here
 //! reads a schema keyword, only the model.
 
