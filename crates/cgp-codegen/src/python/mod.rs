@@ -30,23 +30,23 @@ const TEMPLATES: [(&str, &str, &str); 5] = [
     (
         "cgp_types/__init__.py",
         "init.py.j2",
-        include_str!("../templates/python/init.py.j2"),
+        include_str!("../../templates/python/init.py.j2"),
     ),
     (
         "cgp_types/_wire.py",
         "wire.py.j2",
-        include_str!("../templates/python/wire.py.j2"),
+        include_str!("../../templates/python/wire.py.j2"),
     ),
     ("cgp_types/py.typed", "(empty)", ""),
     (
         "pyproject.toml",
         "pyproject.toml.j2",
-        include_str!("../templates/python/pyproject.toml.j2"),
+        include_str!("../../templates/python/pyproject.toml.j2"),
     ),
     (
         "README.md",
         "README.md.j2",
-        include_str!("../templates/python/README.md.j2"),
+        include_str!("../../templates/python/README.md.j2"),
     ),
 ];
 
@@ -616,83 +616,4 @@ impl Builder<'_> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use cgp_schema::model::Reading;
-    use serde_json::json;
-
-    fn protocol(frame_id: Value) -> Protocol {
-        let document = json!({
-            "oneOf": [{
-                "type": "object",
-                "properties": {
-                    "type": {"const": "verify"},
-                    "frames": {"type": "array", "items": {"$ref": "#/$defs/FrameId"}, "default": [], "x-cgp-emit": "always"}
-                },
-                "required": ["type"]
-            }],
-            "$defs": {"FrameId": frame_id}
-        });
-        Protocol::read(&document, Reading::Validator, &|_| None)
-    }
-
-    fn file<'f>(files: &'f [(String, String)], name: &str) -> &'f str {
-        files
-            .iter()
-            .find(|(path, _)| path.ends_with(name))
-            .map(|(_, text)| text.as_str())
-            .expect("rendered")
-    }
-
-    #[test]
-    fn a_model_renders_into_dataclasses_and_a_wire_table() {
-        let files = render(
-            &protocol(json!({
-                "type": "object",
-                "description": "Says \"\"\"which\"\"\" frame.",
-                "properties": {
-                    "frame_id": {"type": "integer", "minimum": 0, "maximum": 7},
-                    "from": {"type": ["string", "null"], "x-cgp-emit": "omit-if-absent"}
-                },
-                "required": ["frame_id"]
-            })),
-            "demo/1.0",
-        )
-        .expect("renders");
-        let init = file(&files, "cgp_types/__init__.py");
-        assert!(init.contains("class Verify:"), "{init}");
-        assert!(init.contains("frames: list[FrameId] = dataclasses.field(default_factory=list)"));
-        assert!(
-            init.contains("from_: str | None = None"),
-            "a keyword gets a trailing _"
-        );
-        assert!(
-            init.contains(r#"Says \"\"\"which\"\"\" frame."#),
-            "docstrings are escaped"
-        );
-        assert!(init.contains(r#"_w.Member("frame_id", "frame_id", _w.Integer(0, 7), True"#));
-        assert!(init.contains(r#"PROTOCOL_VERSION = "demo/1.0""#));
-        assert!(file(&files, "pyproject.toml").contains(r#"version = "1.0.0""#));
-    }
-
-    #[test]
-    fn a_shape_the_package_cannot_carry_is_refused_not_guessed() {
-        let refused = render(
-            &protocol(json!({
-                "type": "object",
-                "properties": {"frame_id": {"type": "string", "pattern": "^f"}},
-                "required": ["frame_id"]
-            })),
-            "demo/1.0",
-        )
-        .expect_err("a pattern has no Python form here");
-        assert!(refused.to_string().contains("has no form"), "{refused}");
-    }
-
-    #[test]
-    fn enum_values_become_constant_names() {
-        assert_eq!(constant_name("third-party-index"), "THIRD_PARTY_INDEX");
-        assert_eq!(constant_name("1st"), "_1ST");
-        assert_eq!(constant_name(""), "_");
-    }
-}
+mod tests;
