@@ -114,7 +114,9 @@ fn build_dir() -> PathBuf {
 
 /// The workspace's `target/`, under which the rehearsal keeps its copy and build.
 fn built() -> PathBuf {
-    std::fs::canonicalize(repo().join("target")).expect("the workspace's target/")
+    let target = repo().join("target");
+    std::fs::create_dir_all(&target).expect("create target/");
+    std::fs::canonicalize(target).expect("the workspace's target/")
 }
 
 /// The last lines of a long output, where cargo and libtest say what failed.
