@@ -8,9 +8,14 @@
 //! - `cargo xtask release`: freeze the working version's bundles in
 //!   `generated/schema/releases.json` (only when every gate of `check` passes),
 //!   or re-issue them when it is released and codegen now writes other bytes
-//!   that judge the wire the same (`cgp_schema::reissue`).
+//!   that judge the wire the same (`cgp_schema::reissue`). `--version V --from
+//!   DIR` re-issues an older released version from a checkout of the tree that
+//!   released it, with the same proof on that version's corpus.
 //! - `cargo xtask set-version <version>`: declare another protocol version in
 //!   `schema/` (a new major family also rewrites every `$id` and `x-cgp-since`).
+//! - `cargo xtask package [-- <cargo package options>]`: `cargo package` every
+//!   workspace crate whose manifest allows publishing (cargo's own `cargo package
+//!   --workspace` also takes the `publish = false` tooling crates).
 //! - `cargo xtask peers`: install the other-language validators the tests compare
 //!   against (Python `jsonschema`, Node Ajv) under `target/peers`.
 //! - `cargo xtask bench`: build `cgp` in release, then run the throughput bench
@@ -41,8 +46,23 @@ enum Command {
     /// Install Python jsonschema, Node Ajv and the reference provider under
     /// target/peers for the tests.
     Peers,
-    /// Freeze the working version's bundles in generated/schema/releases.json.
-    Release,
+    /// Freeze the working version's bundles in generated/schema/releases.json,
+    /// or re-issue a released version's bundles under the same verdicts.
+    Release {
+        /// The released version to re-issue (default: the working version).
+        #[arg(long)]
+        version: Option<String>,
+        /// For an older version: a checkout of the tree that released it, whose
+        /// schema/ and SPEC.md the current bundler re-issues it from.
+        #[arg(long)]
+        from: Option<PathBuf>,
+    },
+    /// `cargo package` every crate whose manifest allows publishing.
+    Package {
+        /// Passed on to `cargo package` (e.g. `--allow-dirty`, `--list`).
+        #[arg(last = true)]
+        options: Vec<String>,
+    },
     /// Declare another protocol version in schema/, `<name>/<major>.<minor>`.
     SetVersion {
         /// The new version, `<name>/<major>.<minor>`.
@@ -81,7 +101,12 @@ fn main() -> ExitCode {
         Command::Codegen => codegen(&root),
         Command::Check => check(&root),
         Command::Peers => peers(),
-        Command::Release => release(&root),
+        Command::Release { version, from } => match version {
+            Some(version) => release_version(&root, &version, from.as_deref()),
+            None if from.is_some() => fail(&"--from needs the --version it re-issues"),
+            None => release(&root),
+        },
+        Command::Package { options } => package(&root, &options),
         Command::SetVersion { version } => set_version(&root, &version),
         Command::Bench {
             size_mb,
@@ -147,6 +172,66 @@ fn bench(root: &std::path::Path, options: &[(&str, String)], out: &str) -> ExitC
         Ok(status) if status.success() => ExitCode::SUCCESS,
         Ok(_) => fail(&"the throughput bench failed"),
         Err(error) => fail(&format!("cannot run cargo bench: {error}")),
+    }
+}
+
+/// `cargo xtask package`: `cargo package -p` each workspace member whose
+/// manifest allows publishing (cargo metadata reports `publish = false` as an
+/// empty registry list), so no crate is listed by hand. Packaging them in one
+/// run lets cargo verify each against the packages of the others.
+fn package(root: &std::path::Path, options: &[String]) -> ExitCode {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let metadata = std::process::Command::new(&cargo)
+        .args([
+            "metadata",
+            "--no-deps",
+            "--format-version",
+            "1",
+            "--offline",
+        ])
+        .current_dir(root)
+        .output();
+    let metadata = match metadata {
+        Ok(output) if output.status.success() => output.stdout,
+        Ok(output) => {
+            return fail(&format!(
+                "cargo metadata failed:\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            ));
+        }
+        Err(error) => return fail(&format!("cannot run cargo: {error}")),
+    };
+    let metadata: serde_json::Value = match serde_json::from_slice(&metadata) {
+        Ok(value) => value,
+        Err(error) => return fail(&format!("cargo metadata printed no JSON: {error}")),
+    };
+    let members = metadata["workspace_members"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let publishable: Vec<&str> = metadata["packages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|package| members.contains(&package["id"]))
+        .filter(|package| package["publish"] != serde_json::json!([]))
+        .filter_map(|package| package["name"].as_str())
+        .collect();
+    if publishable.is_empty() {
+        return fail(&"no workspace crate allows publishing");
+    }
+    let mut command = std::process::Command::new(&cargo);
+    command.arg("package");
+    for name in &publishable {
+        command.args(["-p", name]);
+    }
+    match command.args(options).current_dir(root).status() {
+        Ok(status) if status.success() => ExitCode::SUCCESS,
+        Ok(_) => fail(&format!(
+            "cargo package -p {} failed",
+            publishable.join(" -p ")
+        )),
+        Err(error) => fail(&format!("cannot run cargo: {error}")),
     }
 }
 
@@ -491,6 +576,111 @@ fn reissue(root: &std::path::Path, generation: &cgp_codegen::Generation) -> Exit
         }
         Err(problem) => fail(&problem),
     }
+}
+
+/// `cargo xtask release --version V [--from DIR]`: the working version as
+/// `release`; an older released version is re-issued from the schemas and
+/// corpus of `from`, a checkout of the tree that released it.
+fn release_version(
+    root: &std::path::Path,
+    version: &str,
+    from: Option<&std::path::Path>,
+) -> ExitCode {
+    let version: cgp_schema::ProtocolVersion = match version.parse() {
+        Ok(version) => version,
+        Err(error) => return fail(&error),
+    };
+    let generation = match cgp_codegen::generate(root) {
+        Ok(generation) => generation,
+        Err(problems) => return fail(&problems),
+    };
+    let working = &generation.set.version;
+    if &version == working {
+        if from.is_some() {
+            return fail(&format!(
+                "{version} is the working version: it is released or re-issued from schema/, without --from"
+            ));
+        }
+        return release(root);
+    }
+    if generation.releases.release(&version).is_none() {
+        return fail(&format!(
+            "{version} is not released (the working version is {working}); only a released version can be re-issued"
+        ));
+    }
+    let Some(from) = from else {
+        return fail(&format!(
+            "{version} is older than the working version {working}, and schema/ no longer holds its schemas: give a checkout of the tree that released it with --from DIR (e.g. `git worktree add DIR <commit>`)"
+        ));
+    };
+    if !report_gates(gates(root, &generation)) {
+        return fail(&format!(
+            "refusing to re-issue {version}: every gate of `cargo xtask check` must pass first"
+        ));
+    }
+    let source = match cgp_codegen::generate(from) {
+        Ok(source) => source,
+        Err(problems) => {
+            eprintln!("{problems}");
+            return fail(&format!(
+                "{}: cannot generate {version} from it",
+                from.display()
+            ));
+        }
+    };
+    let reissued = match cgp_codegen::release::reissue_version(
+        root,
+        &generation.releases,
+        &version,
+        &source,
+    ) {
+        Ok(reissued) => reissued,
+        Err(problems) => {
+            for problem in &problems {
+                eprintln!("{problem}");
+            }
+            return fail(&format!(
+                "refusing to re-issue {version}: the bundles {} gives would not judge the wire the same",
+                from.display()
+            ));
+        }
+    };
+    if reissued.changed.is_empty() {
+        println!("{version} is already released with exactly these bundles; nothing to do");
+        return ExitCode::SUCCESS;
+    }
+    // The new bundles and digests first; then everything codegen derives from
+    // the published bundles (the copies cgp embeds, the older family's types
+    // and docs), as `cargo xtask codegen` would write it.
+    let mut files = generation.files.clone();
+    files.extend(reissued.files.clone());
+    files.insert(
+        cgp_codegen::release::MANIFEST_PATH.to_owned(),
+        reissued.manifest.render(),
+    );
+    if let Err(problem) = output::write(root, &files, &generation.foreign, &RealFileSystem) {
+        return fail(&problem);
+    }
+    let derived = cgp_codegen::generate(root).and_then(|derived| {
+        output::write(root, &derived.files, &derived.foreign, &RealFileSystem)
+            .map_err(cgp_schema::Diagnostics::one)
+    });
+    if let Err(problems) = derived {
+        return fail(&format!(
+            "{problems}\nre-issued {version}, but the files derived from it are not written; run `cargo xtask codegen`"
+        ));
+    }
+    for path in &reissued.changed {
+        println!("re-issued {path}");
+    }
+    println!(
+        "re-issued {version}: the same verdicts under both profiles on {} SPEC.md examples of {} and {} randomised envelopes, and no change the classifier sees; {} keeps the earlier digests; commit it",
+        reissued.evidence.examples,
+        from.display(),
+        reissued.evidence.random_cases,
+        cgp_codegen::release::MANIFEST_PATH
+    );
+    ExitCode::SUCCESS
 }
 
 /// `cargo xtask set-version <version>`: rewrites the version the schemas declare.

@@ -1,6 +1,7 @@
 //! The drift gate end to end: `cargo xtask` run on temporary copies of the tree
 //! (schema/, SPEC.md, generated/ and the hand-written types' sources), with the
-//! working version released as committed. Every version in the expected lines
+//! working version released (as committed, or on the copy when the tree sits
+//! between a version bump and its release). Every version in the expected lines
 //! is derived from it, so the tests hold across a version change.
 //!
 //! A copy whose schemas gain a member cannot pass every gate of `check` (the
@@ -42,14 +43,14 @@ fn assert_lacks(text: &str, unexpected: &str) {
 }
 
 #[test]
-fn the_committed_tree_is_released_and_unchanged() {
-    let tree = Tree::new("unchanged");
+fn a_released_working_version_is_unchanged() {
+    let tree = Tree::released("unchanged");
     let Versions { w, .. } = Versions::derive();
     let check = tree.xtask(&["check"]);
     assert!(check.ok, "{}", check.stderr);
     assert_has(
         &check.stdout,
-        &format!("ok   releases: {}\n", support::releases_summary()),
+        &format!("ok   releases: {}\n", tree.releases_summary()),
     );
     assert_has(
         &check.stdout,
@@ -65,7 +66,7 @@ fn the_committed_tree_is_released_and_unchanged() {
 
 #[test]
 fn a_removed_member_without_a_bump_fails_naming_the_rule() {
-    let tree = Tree::new("removed");
+    let tree = Tree::released("removed");
     let Versions { w, minor, major } = Versions::derive();
     let released_interop = w.bundle("interop");
     tree.edit_json(QUERY, |schema| {
@@ -109,7 +110,7 @@ fn a_removed_member_without_a_bump_fails_naming_the_rule() {
 
 #[test]
 fn an_optional_member_with_a_minor_bump_passes_and_keeps_the_release() {
-    let tree = Tree::new("minor");
+    let tree = Tree::released("minor");
     let Versions { w, minor, .. } = Versions::derive();
     let (released_interop, released_strict) = (w.bundle("interop"), w.bundle("strict"));
     let interop = tree.read(&released_interop);
@@ -143,7 +144,7 @@ fn an_optional_member_with_a_minor_bump_passes_and_keeps_the_release() {
     let check = tree.xtask(&["check"]);
     assert_has(
         &check.stdout,
-        &format!("ok   releases: {}\n", support::releases_summary()),
+        &format!("ok   releases: {}\n", tree.releases_summary()),
     );
     assert_has(
         &check.stdout,
@@ -168,7 +169,7 @@ fn an_optional_member_with_a_minor_bump_passes_and_keeps_the_release() {
 
 #[test]
 fn a_major_bump_for_an_additive_change_passes_with_a_note() {
-    let tree = Tree::new("major");
+    let tree = Tree::released("major");
     let Versions { w, minor, major } = Versions::derive();
     add_optional_member(&tree);
     let bump = tree.xtask(&["set-version", &major.to_string()]);
@@ -201,14 +202,14 @@ fn a_major_bump_for_an_additive_change_passes_with_a_note() {
     );
     assert_has(
         &check.stdout,
-        &format!("ok   releases: {}\n", support::releases_summary()),
+        &format!("ok   releases: {}\n", tree.releases_summary()),
     );
     assert_lacks(&check.stderr, "FAIL bump");
 }
 
 #[test]
 fn an_edited_release_fails_check() {
-    let tree = Tree::new("edited-release");
+    let tree = Tree::released("edited-release");
     let Versions { w, .. } = Versions::derive();
     let released_strict = w.bundle("strict");
     let path = tree.0.join(&released_strict);
@@ -233,7 +234,7 @@ fn an_edited_release_fails_check() {
 
 #[test]
 fn codegen_refuses_to_overwrite_a_release() {
-    let tree = Tree::new("frozen");
+    let tree = Tree::released("frozen");
     let Versions { w, minor, .. } = Versions::derive();
     let released_interop = w.bundle("interop");
     tree.edit_json(QUERY, |schema| {

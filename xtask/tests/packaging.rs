@@ -1,10 +1,12 @@
 //! The three published crates package on their own: `cargo package` lists, for
 //! each, the files it ships, and every file it compiles in is among them (a
-//! packaged crate cannot reach outside its directory). `cargo package --workspace
-//! --exclude …` builds the packages for real; README says how.
+//! packaged crate cannot reach outside its directory). `cargo xtask package`
+//! packages and verifies exactly the crates whose manifests allow publishing, as
+//! README says.
 
 mod support;
 
+use std::collections::BTreeSet;
 use std::process::Command;
 
 fn packaged_files(krate: &str) -> Vec<String> {
@@ -88,4 +90,46 @@ fn each_published_crate_ships_what_it_embeds() {
     );
     let schema = packaged_files("cgp-schema");
     assert!(schema.contains(&"src/lib.rs".to_owned()), "{schema:?}");
+}
+
+/// `cargo xtask package` builds and verifies (offline, each against the
+/// packages of the others) the published crates and no other. It builds in a
+/// directory of its own under `target/`, kept between runs: the running `cargo
+/// test` may hold the lock of the workspace's.
+#[test]
+fn exactly_the_published_crates_package_and_verify() {
+    let target = std::fs::canonicalize(support::repo().join("target"))
+        .expect("target/")
+        .join("packaging");
+    let packages = target.join("package");
+    for entry in std::fs::read_dir(&packages).into_iter().flatten().flatten() {
+        if entry.path().extension().is_some_and(|ext| ext == "crate") {
+            std::fs::remove_file(entry.path()).expect("remove an earlier package");
+        }
+    }
+    let output = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(["package", "--", "--offline", "--allow-dirty"])
+        .env("CARGO_TARGET_DIR", &target)
+        .current_dir(support::repo())
+        .output()
+        .expect("run cargo xtask package");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let packaged: BTreeSet<String> = std::fs::read_dir(&packages)
+        .expect("target/packaging/package")
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| name.ends_with(".crate"))
+        .collect();
+    let version = env!("CARGO_PKG_VERSION");
+    let expected: BTreeSet<String> = PUBLISHED
+        .iter()
+        .map(|krate| format!("{krate}-{version}.crate"))
+        .collect();
+    assert_eq!(packaged, expected);
+    for krate in PUBLISHED {
+        assert!(
+            stderr.contains(&format!("Verifying {krate} v{version}")),
+            "{stderr}"
+        );
+    }
 }

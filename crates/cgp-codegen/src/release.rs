@@ -148,6 +148,8 @@ pub fn bless(generation: &Generation) -> Result<(Manifest, Blessing), String> {
 pub struct Reissued {
     /// The manifest with the new digests appended to each file's history.
     pub manifest: Manifest,
+    /// The re-issued bundles: repository-relative path to their new text.
+    pub files: BTreeMap<String, String>,
     /// The released files that get new bytes.
     pub changed: Vec<String>,
     /// What the verdict comparison checked.
@@ -174,12 +176,36 @@ pub fn reissue_candidates(generation: &Generation) -> Vec<String> {
 }
 
 /// Re-issues the working version's released bundles with the bytes codegen
-/// writes now, when the wire is unchanged: the released files are on disk as
-/// recorded, and under both profiles the classifier finds no change and the
-/// verdicts on the SPEC.md corpus and the randomised differential are
-/// identical ([`reissue::same_wire`]). Returns every problem otherwise.
+/// writes now, when the wire is unchanged ([`reissue_version`]).
 pub fn reissue(root: &Path, generation: &Generation) -> Result<Reissued, Vec<String>> {
-    let version = &generation.set.version;
+    reissue_version(
+        root,
+        &generation.releases,
+        &generation.set.version,
+        generation,
+    )
+}
+
+/// Re-issues released `version`'s bundles with the ones `source` plans (the
+/// generation of a tree whose schemas declare `version`: the working tree for
+/// the working version, a checkout of an older release for an older one), when
+/// the wire is unchanged: the released files are on disk under `root` as
+/// `releases` records, and under both profiles the classifier finds no change
+/// and the verdicts on `source`'s SPEC.md corpus (that version's) and the
+/// randomised differential are identical ([`reissue::same_wire`]). Returns every
+/// problem otherwise.
+pub fn reissue_version(
+    root: &Path,
+    releases: &Manifest,
+    version: &ProtocolVersion,
+    source: &Generation,
+) -> Result<Reissued, Vec<String>> {
+    if &source.set.version != version {
+        return Err(vec![format!(
+            "the schemas to re-issue {version} from declare {}",
+            source.set.version
+        )]);
+    }
     let mut problems = Vec::new();
     let mut texts = Vec::new();
     for profile in Profile::ALL {
@@ -191,10 +217,10 @@ pub fn reissue(root: &Path, generation: &Generation) -> Result<Reissued, Vec<Str
                 continue;
             }
         };
-        if let Err(problem) = generation.releases.verify(&path, Some(released.as_bytes())) {
+        if let Err(problem) = releases.verify(&path, Some(released.as_bytes())) {
             problems.push(problem);
         }
-        let Some(reissued) = generation.files.get(&path) else {
+        let Some(reissued) = source.files.get(&path) else {
             problems.push(format!("{path}: codegen does not plan this bundle"));
             continue;
         };
@@ -212,17 +238,18 @@ pub fn reissue(root: &Path, generation: &Generation) -> Result<Reissued, Vec<Str
             reissued,
         })
         .collect();
-    let evidence = reissue::same_wire(&pairs, &generation.examples, reissue::RANDOM_CASES)?;
+    let evidence = reissue::same_wire(&pairs, &source.examples, reissue::RANDOM_CASES)?;
     let files: BTreeMap<String, String> = texts
         .iter()
         .map(|(_, path, _, reissued)| (path.clone(), reissued.clone()))
         .collect();
-    let mut manifest = generation.releases.clone();
+    let mut manifest = releases.clone();
     let changed = manifest
         .reissue(version, &files)
         .map_err(|problem| vec![problem])?;
     Ok(Reissued {
         manifest,
+        files,
         changed,
         evidence,
     })

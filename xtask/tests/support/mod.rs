@@ -51,6 +51,45 @@ impl Tree {
         Tree(root)
     }
 
+    /// A fresh copy whose working version is released: as committed after a
+    /// release, or released on the copy when the tree is between a version
+    /// bump and its release (every gate of `check` must hold for that).
+    pub fn released(name: &str) -> Self {
+        let tree = Tree::new(name);
+        let working = Versions::derive().w;
+        if tree.manifest().release(&working.0).is_none() {
+            let release = tree.xtask(&["release"]);
+            assert!(
+                release.ok,
+                "releasing {working} on the copy:\n{}{}",
+                release.stdout, release.stderr
+            );
+        }
+        tree
+    }
+
+    /// The copy's release manifest.
+    pub fn manifest(&self) -> cgp_schema::release::Manifest {
+        let text = String::from_utf8(self.read(MANIFEST)).expect("utf-8");
+        cgp_schema::release::Manifest::parse(MANIFEST, &text).expect("the release manifest parses")
+    }
+
+    /// What the releases gate says of the copy's release manifest:
+    /// `N released files are unchanged (<versions>)`.
+    pub fn releases_summary(&self) -> String {
+        let manifest = self.manifest();
+        let versions: Vec<String> = manifest
+            .releases()
+            .iter()
+            .map(|release| release.version.to_string())
+            .collect();
+        format!(
+            "{} released files are unchanged ({})",
+            manifest.files().len(),
+            versions.join(", ")
+        )
+    }
+
     /// Runs `cargo xtask --root <copy> <args>`.
     pub fn xtask(&self, args: &[&str]) -> Run {
         let output = Command::new(env!("CARGO_BIN_EXE_xtask"))
@@ -171,21 +210,5 @@ impl Versions {
     }
 }
 
-/// What the releases gate says of the committed release manifest:
-/// `N released files are unchanged (<versions>)`.
-pub fn releases_summary() -> String {
-    let text = std::fs::read_to_string(repo().join("generated/schema/releases.json"))
-        .expect("read the release manifest");
-    let manifest = cgp_schema::release::Manifest::parse("releases.json", &text)
-        .expect("the release manifest parses");
-    let versions: Vec<String> = manifest
-        .releases()
-        .iter()
-        .map(|release| release.version.to_string())
-        .collect();
-    format!(
-        "{} released files are unchanged ({})",
-        manifest.files().len(),
-        versions.join(", ")
-    )
-}
+/// The release manifest, relative to the repository root.
+pub const MANIFEST: &str = "generated/schema/releases.json";
