@@ -300,7 +300,7 @@ fn a_stale_typescript_package_file_fails_and_what_a_build_leaves_does_not() {
         "what `npm install && npm run build` leaves is not stale: {stderr}"
     );
 
-    let file = "generated/typescript/src/wire.ts";
+    let file = "generated/typescript/src/json.ts";
     tree.edit_text(file, "const MAX_DEPTH = 127;", "const MAX_DEPTH = 128;");
     let (ok, stderr) = check(&tree);
     assert!(!ok);
