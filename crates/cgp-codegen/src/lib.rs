@@ -6,6 +6,7 @@
 //!   `check` uses instead.
 //! - [`rust`]: the typify crate generated from the interop bundle.
 //! - [`docs`]: the human docs, rendered with minijinja.
+//! - [`validator`]: the single-pass validator crate, one module per bundle.
 //! - [`embed`]: the copies inside the crates that compile them in.
 //! - [`release`]: the release manifest and frozen bundles on disk.
 
@@ -27,5 +28,6 @@ pub mod output;
 pub mod plan;
 pub mod release;
 pub mod rust;
+pub mod validator;
 
 pub use plan::{Generation, generate};

@@ -225,6 +225,36 @@ fn check_unlocated(validator: &Validator, bytes: &[u8], keep: Keep) -> Checked {
             Ok(text) => text,
         },
     };
+    let Some(precheck) = validator.precheck().filter(|_| keep == Keep::Verdict) else {
+        return check_parsed(validator, text, keep);
+    };
+    let verdict = precheck(text);
+    if cfg!(debug_assertions) {
+        // Every debug run (each test, each fuzz input) compares the two.
+        let full = check_parsed(validator, text, keep);
+        debug_assert_eq!(
+            verdict.is_some(),
+            full.is_valid(),
+            "the single-pass check and jsonschema disagree on {text}: {:?}",
+            full.findings
+        );
+        return full;
+    }
+    match verdict {
+        Some(tag) => Checked {
+            variant: Variant::from_tag(tag),
+            findings: Vec::new(),
+            value: None,
+            envelope: None,
+        },
+        // Only jsonschema says why; its verdict stands.
+        None => check_parsed(validator, text, keep),
+    }
+}
+
+/// The text, schema and decoder layers on UTF-8 `text`, with `serde_json`'s
+/// `Value` and `jsonschema`.
+fn check_parsed(validator: &Validator, text: &str, keep: Keep) -> Checked {
     let (value, integral_float) = match parse_flagging_integral_floats(text) {
         Ok(parsed) => parsed,
         Err(error) => return Checked::rejected(parse_failure(text, &error)),
