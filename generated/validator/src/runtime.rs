@@ -523,7 +523,8 @@ impl<'de, C: Visitor<'de, Value = ()> + Copy> Visitor<'de> for ArrayCheck<C> {
 #[derive(Default)]
 pub(crate) struct Names<'de> {
     few: Vec<Cow<'de, str>>,
-    many: HashSet<Cow<'de, str>>,
+    /// Made only when the object has more than [`FEW_NAMES`] others.
+    many: Option<HashSet<Cow<'de, str>>>,
 }
 
 /// How many names [`Names`] compares one by one.
@@ -532,17 +533,20 @@ const FEW_NAMES: usize = 16;
 impl<'de> Names<'de> {
     /// Notes `name`; `Err` if it was already there.
     pub(crate) fn insert<E: de::Error>(&mut self, name: Cow<'de, str>) -> Result<(), E> {
-        if self.many.is_empty() {
-            if self.few.contains(&name) {
-                return Err(refuse());
+        let many = match &mut self.many {
+            Some(many) => many,
+            None => {
+                if self.few.contains(&name) {
+                    return Err(refuse());
+                }
+                if self.few.len() < FEW_NAMES {
+                    self.few.push(name);
+                    return Ok(());
+                }
+                self.many.insert(self.few.drain(..).collect())
             }
-            if self.few.len() < FEW_NAMES {
-                self.few.push(name);
-                return Ok(());
-            }
-            self.many.extend(self.few.drain(..));
-        }
-        if self.many.insert(name) {
+        };
+        if many.insert(name) {
             Ok(())
         } else {
             Err(refuse())
