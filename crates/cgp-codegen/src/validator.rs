@@ -71,7 +71,8 @@ pub fn generate(bundles: &[Compiled<'_>]) -> Result<BTreeMap<String, String>, Di
     Ok(files)
 }
 
-/// `contextgraph_1_0_interop`.
+/// The version slug and the profile as one identifier: every `-` and `.` of
+/// the slug becomes `_`, and `_<profile>` follows.
 fn module_name(version: &ProtocolVersion, profile: Profile) -> String {
     let slug: String = version
         .slug()
