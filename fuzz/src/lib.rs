@@ -9,7 +9,9 @@
 use cgp_schema::classify::{self, Side};
 use cgp_schema::json_text;
 use cgp_schema::stream::{LineVerdict, StreamOptions, check_stream};
-use cgp_schema::transcript::{Line, LineReader, TranscriptChecker, check_message, parse_unique};
+use cgp_schema::transcript::{
+    Line, LineReader, TranscriptChecker, check_message, check_verdict, parse_unique,
+};
 use cgp_schema::{Bundle, Profile, SchemaSet, Validator};
 use serde_json::Value;
 use std::path::Path;
@@ -130,6 +132,39 @@ pub fn validate(data: &[u8]) {
         }
         let single = check_message(validator, data);
         assert_eq!(single.is_valid(), single.findings.is_empty());
+    }
+}
+
+/// The generated single-pass check (`cgp-validator`) against the `jsonschema`
+/// path: every line of the bytes, and the bytes as one message, get the same
+/// verdict (and the same envelope tag) from the check codegen wrote for each
+/// profile as from `check_verdict` on a validator without it.
+pub fn single_pass(data: &[u8]) {
+    let (interop, strict) = validators();
+    for (validator, profile) in [(interop, Profile::Interop), (strict, Profile::Strict)] {
+        let check = cgp_validator::for_bundle(embedded::WORKING, profile.as_str())
+            .expect("codegen writes a check for every embedded bundle");
+        let compare = |bytes: &[u8]| {
+            let slow = check_verdict(validator, bytes);
+            let fast = std::str::from_utf8(bytes).ok().and_then(check);
+            assert_eq!(
+                fast.is_some(),
+                slow.is_valid(),
+                "{profile}: the single-pass check and jsonschema disagree on {:?}: {:?}",
+                String::from_utf8_lossy(bytes),
+                slow.findings
+            );
+            if let Some(tag) = fast {
+                assert_eq!(slow.variant.map(|variant| variant.as_str()), Some(tag));
+            }
+        };
+        let mut lines = LineReader::keeping_blank_lines(data);
+        while let Some(line) = lines.next_line().expect("reading a slice never fails") {
+            if let Line::Message { bytes, .. } = line {
+                compare(bytes);
+            }
+        }
+        compare(data);
     }
 }
 

@@ -2,12 +2,14 @@
 //! hand-written types (every variant, every optional member, unknown vocabulary
 //! values, edge numbers such as 0 and 4294967295). Each one is encoded, validated
 //! against both profiles, decoded by the generated types and the reference
-//! crates, re-encoded, and compared. A failing case is shrunk by proptest and
-//! printed as the one NDJSON line that fails. Afterwards every line goes, in
-//! one batch, through the generated Python package, which must re-encode each
-//! byte for byte.
+//! crates, re-encoded, and compared; it and its mutations (verdicts/mod.rs)
+//! get the same verdict from the generated single-pass check as from the
+//! jsonschema path. A failing case is shrunk by proptest and printed as the one
+//! NDJSON line that fails. Afterwards every line goes, in one batch, through
+//! the generated Python package, which must re-encode each byte for byte.
 
 mod support;
+mod verdicts;
 
 use cgp_schema::{Profile, Validator};
 use cgp_types::*;
@@ -533,8 +535,16 @@ fn check_one(envelope: Envelope) -> Result<(), TestCaseError> {
         Err(error) => prop_assert!(false, "generated types reject {}: {}", line, error),
     }
     CHECKED_LINES.lock().expect("lines").push(line.to_owned());
+    for mutated in verdicts::mutations(line, MUTATED_PLACES) {
+        let disagreements = verdicts::disagreements(&mutated);
+        prop_assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
+    }
     Ok(())
 }
+
+/// How many places of each envelope get a value of another type, for the
+/// verdict comparison.
+const MUTATED_PLACES: usize = 4;
 
 /// A byte-level change to a canonical line, picked by `seed`: most give a line
 /// the reference rejects, some one it reads differently.

@@ -1,4 +1,4 @@
-//! The three published crates package on their own: `cargo package` lists, for
+//! The four published crates package on their own: `cargo package` lists, for
 //! each, the files it ships, and every file it compiles in is among them (a
 //! packaged crate cannot reach outside its directory). `cargo xtask package`
 //! packages and verifies exactly the crates whose manifests allow publishing, as
@@ -36,15 +36,19 @@ fn packaged_files(krate: &str) -> Vec<String> {
 
 /// The crates published, and what `cargo package` needs of their manifests:
 /// `publish` allowed and a version on every path dependency they ship with.
-const PUBLISHED: [&str; 3] = ["cgp-types", "cgp-schema", "cgp-cli"];
+/// Each with the directory that holds its manifest: the validator cgp-cli
+/// embeds is generated, so it lives under `generated/`.
+const PUBLISHED: [(&str, &str); 4] = [
+    ("cgp-types", "crates/cgp-types"),
+    ("cgp-schema", "crates/cgp-schema"),
+    ("cgp-validator", "generated/validator"),
+    ("cgp-cli", "crates/cgp-cli"),
+];
 
 #[test]
 fn published_manifests_can_be_packaged() {
-    for krate in PUBLISHED {
-        let path = support::repo()
-            .join("crates")
-            .join(krate)
-            .join("Cargo.toml");
+    for (krate, dir) in PUBLISHED {
+        let path = support::repo().join(dir).join("Cargo.toml");
         let manifest = std::fs::read_to_string(&path).expect("read the manifest");
         assert!(
             manifest.lines().any(|line| line.trim() == "publish = true"),
@@ -123,10 +127,10 @@ fn exactly_the_published_crates_package_and_verify() {
     let version = env!("CARGO_PKG_VERSION");
     let expected: BTreeSet<String> = PUBLISHED
         .iter()
-        .map(|krate| format!("{krate}-{version}.crate"))
+        .map(|(krate, _)| format!("{krate}-{version}.crate"))
         .collect();
     assert_eq!(packaged, expected);
-    for krate in PUBLISHED {
+    for (krate, _) in PUBLISHED {
         assert!(
             stderr.contains(&format!("Verifying {krate} v{version}")),
             "{stderr}"

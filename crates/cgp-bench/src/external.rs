@@ -5,28 +5,44 @@
 use crate::Config;
 use crate::corpus::Corpus;
 use crate::io_error;
-use crate::measure::{Figure, Measure, Throughput, timed};
+use crate::measure::{CliFormat, Figure, Measure, Throughput, timed};
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-/// Times `cgp validate --profile interop --jobs <jobs>` on `transcript` (whose
-/// lines `corpus` holds): the best of `rounds` runs. Every line must pass.
+/// Times `cgp validate --profile interop --jobs <jobs> --format <format>` on
+/// `transcript` (whose lines `corpus` holds): the best of `rounds` runs. Every
+/// line must pass.
 pub fn cgp_validate(
     cgp: &Path,
-    jobs: &str,
+    jobs: u8,
+    format: CliFormat,
     transcript: &Path,
     corpus: &Corpus,
     rounds: usize,
 ) -> Result<Throughput, String> {
     let mut command = Command::new(cgp);
     command
-        .args(["validate", "--profile", "interop", "--jobs", jobs])
+        .args(["validate", "--profile", "interop", "--jobs"])
+        .arg(jobs.to_string())
+        .args(["--format", format.as_str()])
         .arg(transcript);
     let (seconds, output) = timed(&mut command, rounds)?;
     let stdout = String::from_utf8_lossy(&output.stdout);
-    let expected = format!("{} passed, 0 failed", corpus.line_count());
-    if !output.status.success() || stdout.trim_end() != expected {
+    let lines = corpus.line_count();
+    let passed = match format {
+        CliFormat::Human | CliFormat::Github => {
+            stdout.trim_end() == format!("{lines} passed, 0 failed")
+        }
+        // One object a line, then the summary.
+        CliFormat::Json => {
+            stdout.lines().count() as u64 == lines + 1
+                && stdout.trim_end().ends_with(&format!(
+                    "{{\"summary\":{{\"passed\":{lines},\"failed\":0}}}}"
+                ))
+        }
+    };
+    if !output.status.success() || !passed {
         return Err(format!(
             "cgp validate --jobs {jobs} did not pass the transcript ({}): {}{}",
             output.status,

@@ -15,13 +15,15 @@
 //! says which targets are met, and a smoke test only checks that the machinery
 //! runs.
 //!
-//! The modules: [`transcript`] writes the synthetic traffic, `corpus` cuts it
+//! The modules: [`transcript`] writes the synthetic traffic, [`dense`] the
+//! transcript of maximal messages, `corpus` cuts it
 //! into lines, `measure` times the in-process candidates, `external` the
 //! processes (`cgp validate`, the peer validators), `typescript` the generated
 //! TypeScript package against `JSON.parse`, `scaling` codegen and check
 //! on growing schemas, `machine` says where, and `report` renders the table.
 
 mod corpus;
+pub mod dense;
 mod external;
 mod machine;
 mod measure;
@@ -33,10 +35,12 @@ mod typescript;
 pub use corpus::{Corpus, Mix, SHORT_LINE, interop_bundle};
 pub use external::cgp_validate;
 pub use machine::Machine;
-pub use measure::{Measure, Sample, Throughput};
+pub use measure::{CliFormat, Measure, Sample, Throughput};
 pub use report::{LINEAR_GROWTH, NOTES_MARKER, Report, Row, SchemaRun, Target, with_notes};
 pub use scaling::{load_scaled, scaled_tree, schema_scaling};
 
+use cgp_schema::model::{Protocol, Reading};
+use cgp_schema::transcript::check_verdict;
 use cgp_schema::{Bundle, Validator};
 use external::{peers_on, python_package_on};
 use machine::load_average;
@@ -91,6 +95,34 @@ pub fn decoder<T, E>(decode: impl Fn(&str) -> Result<T, E> + 'static) -> LineDec
     Box::new(move |line| std::str::from_utf8(line).is_ok_and(|text| decode(text).is_ok()))
 }
 
+/// The validator of the published interop bundle as `cgp validate` has it: the
+/// single-pass check codegen wrote from the same bundle as its fast path.
+fn published_validator(bundle: &Bundle) -> Result<Validator, String> {
+    let validator = Validator::new(bundle).map_err(|problems| problems.to_string())?;
+    let version = validator.protocol_version().unwrap_or_default().to_owned();
+    match cgp_validator::for_bundle(&version, bundle.profile.as_str()) {
+        Some(precheck) => Ok(validator.with_precheck(precheck)),
+        None => Err(format!("no single-pass check was generated for {version}")),
+    }
+}
+
+/// The dense transcript of `bundle`'s maximal messages, at least `bytes` long;
+/// every sample must be valid.
+fn dense_corpus(bundle: &Bundle, validator: &Validator, bytes: u64) -> Result<Corpus, String> {
+    let protocol = Protocol::read(&bundle.document, Reading::Validator, &|_| None);
+    let samples = dense::samples(&protocol);
+    for sample in &samples {
+        let checked = check_verdict(validator, sample.as_bytes());
+        if !checked.is_valid() {
+            return Err(format!(
+                "a dense sample is invalid: {sample}: {:?}",
+                checked.findings
+            ));
+        }
+    }
+    Ok(Corpus::new(dense::write(&samples, bytes)))
+}
+
 /// Generates the transcript and measures everything `config` asks for.
 pub fn run(config: &Config, mut decoders: Decoders) -> Result<Report, String> {
     let mut machine = Machine::detect();
@@ -104,11 +136,16 @@ pub fn run(config: &Config, mut decoders: Decoders) -> Result<Report, String> {
     let bundle_text =
         std::fs::read_to_string(&bundle_path).map_err(|e| io_error(&bundle_path, &e))?;
     let bundle = Bundle::from_published(&bundle_text)?;
-    let validator = Validator::new(&bundle).map_err(|problems| problems.to_string())?;
+    let validator = published_validator(&bundle)?;
+    let dense = dense_corpus(&bundle, &validator, config.transcript_bytes)?;
     let rounds = config.rounds.max(1);
     let mut rows = Vec::new();
     let mut skipped = Vec::new();
-    for (sample, corpus) in [(Sample::Mixed, &mixed), (Sample::Short, &short)] {
+    for (sample, corpus) in [
+        (Sample::Mixed, &mixed),
+        (Sample::Short, &short),
+        (Sample::Dense, &dense),
+    ] {
         let path = config.work.join(sample.file_name(config.seed));
         std::fs::write(&path, corpus.bytes()).map_err(|e| io_error(&path, &e))?;
         let tag = |measure, throughput, note: String| Row {
@@ -121,10 +158,12 @@ pub fn run(config: &Config, mut decoders: Decoders) -> Result<Report, String> {
             rows.push(tag(measure, throughput, note));
         }
         if let Some(cgp) = &config.cgp {
-            for (measure, jobs) in [(Measure::CliOneJob, "1"), (Measure::CliTwoJobs, "2")] {
-                let throughput = cgp_validate(cgp, jobs, &path, corpus, 2 * rounds)?;
-                let note = "the whole process: start-up, reading the file".into();
-                rows.push(tag(measure, throughput, note));
+            for format in CliFormat::ALL {
+                for jobs in [1, 2] {
+                    let throughput = cgp_validate(cgp, jobs, format, &path, corpus, 2 * rounds)?;
+                    let note = "the whole process: start-up, reading the file".into();
+                    rows.push(tag(Measure::Cli { jobs, format }, throughput, note));
+                }
             }
         }
         if let Some(peers) = &config.peers {
@@ -168,6 +207,7 @@ pub fn run(config: &Config, mut decoders: Decoders) -> Result<Report, String> {
         seed: config.seed,
         mix: mixed.mix(),
         short_mix: short.mix(),
+        dense_mix: dense.mix(),
         rounds,
         rows,
         schema,

@@ -46,7 +46,8 @@ pub enum Measure {
     DecodeGenerated,
     /// `contextgraph_host::wire::decode_line`, the reference crate.
     DecodeReference,
-    /// `check_verdict` on each line, in process, one thread.
+    /// `check_verdict` on each line, in process, one thread: the single-pass
+    /// check, as `cgp validate` runs it.
     VerdictInProcess,
     /// `check_stream` on the whole text, in process, two worker threads.
     StreamTwoThreads,
@@ -54,10 +55,14 @@ pub enum Measure {
     /// threads of this machine can do at the time of the run, the ceiling of
     /// any two-thread figure.
     ParseValueTwoThreads,
-    /// The `cgp validate --profile interop --jobs 1` binary.
-    CliOneJob,
-    /// The `cgp validate --profile interop --jobs 2` binary.
-    CliTwoJobs,
+    /// The `cgp validate --profile interop --jobs <jobs> --format <format>`
+    /// binary.
+    Cli {
+        /// `--jobs`.
+        jobs: u8,
+        /// `--format`.
+        format: CliFormat,
+    },
     /// Node Ajv, 2020 mode, compiled once; UTF-8 decoding and `JSON.parse`
     /// included.
     Ajv,
@@ -76,6 +81,31 @@ pub enum Measure {
     TypescriptDecode,
 }
 
+/// The `--format` of a `cgp validate` figure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum CliFormat {
+    /// `human`, the default.
+    Human,
+    /// `json`: one object per line, valid or not.
+    Json,
+    /// `github`: annotations.
+    Github,
+}
+
+impl CliFormat {
+    /// Every format, in report order.
+    pub const ALL: [CliFormat; 3] = [CliFormat::Human, CliFormat::Json, CliFormat::Github];
+
+    /// The flag's value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CliFormat::Human => "human",
+            CliFormat::Json => "json",
+            CliFormat::Github => "github",
+        }
+    }
+}
+
 /// Which file a figure was measured on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Sample {
@@ -83,23 +113,35 @@ pub enum Sample {
     Mixed,
     /// Its lines under [`SHORT_LINE`](crate::SHORT_LINE) bytes, as a file of their own.
     Short,
+    /// Maximal messages, every member present ([`crate::dense`]).
+    Dense,
 }
 
 impl Sample {
-    /// Both, in report order.
-    pub const ALL: [Sample; 2] = [Sample::Mixed, Sample::Short];
+    /// Every file, in report order.
+    pub const ALL: [Sample; 3] = [Sample::Mixed, Sample::Short, Sample::Dense];
 
     pub(crate) fn file_name(self, seed: u64) -> String {
         match self {
             Sample::Mixed => format!("transcript-seed{seed}.ndjson"),
             Sample::Short => format!("transcript-seed{seed}-short.ndjson"),
+            Sample::Dense => "transcript-dense.ndjson".into(),
+        }
+    }
+
+    /// How the report names it.
+    pub fn title(self) -> &'static str {
+        match self {
+            Sample::Mixed => "the mixed transcript",
+            Sample::Short => "the short lines",
+            Sample::Dense => "the dense transcript",
         }
     }
 }
 
 impl Measure {
-    pub(crate) fn label(self) -> &'static str {
-        match self {
+    pub(crate) fn label(self) -> String {
+        let label = match self {
             Measure::ParseValue => "serde_json parse into `Value` (`from_slice`): **the baseline**",
             Measure::ParseValueFromStr => {
                 "serde_json parse into `Value` (`from_str`, UTF-8 check not counted)"
@@ -114,8 +156,12 @@ impl Measure {
             Measure::ParseValueTwoThreads => {
                 "serde_json parse into `Value` (`from_slice`), 2 threads, half the lines each"
             }
-            Measure::CliOneJob => "`cgp validate --profile interop --jobs 1`",
-            Measure::CliTwoJobs => "`cgp validate --profile interop --jobs 2`",
+            Measure::Cli { jobs, format } => {
+                return format!(
+                    "`cgp validate --profile interop --jobs {jobs} --format {}`",
+                    format.as_str()
+                );
+            }
             Measure::Ajv => {
                 "Node Ajv 8 (2020 mode, compiled once; decoding and `JSON.parse` included)"
             }
@@ -131,7 +177,8 @@ impl Measure {
             Measure::TypescriptDecode => {
                 "decode, generated TypeScript package (`decodeEnvelope`, under node)"
             }
-        }
+        };
+        label.to_owned()
     }
 }
 

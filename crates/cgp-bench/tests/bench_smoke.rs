@@ -34,6 +34,9 @@ fn the_bench_runs_on_a_small_transcript_and_renders_its_table() {
         report.mix
     );
     assert_eq!(report.short_mix.lines, report.mix.short_lines);
+    // Maximal messages, all of them short.
+    assert!(report.dense_mix.bytes >= 1 << 20, "{:?}", report.dense_mix);
+    assert_eq!(report.dense_mix.short_lines, report.dense_mix.lines);
     for sample in Sample::ALL {
         for measure in [
             Measure::ParseValue,
@@ -67,6 +70,7 @@ fn the_bench_runs_on_a_small_transcript_and_renders_its_table() {
         "not measured",
         "Skipped: `cgp validate`",
         "## Throughput: the short lines",
+        "## Throughput: the dense transcript",
     ] {
         assert!(table.contains(needle), "{needle} missing from\n{table}");
     }

@@ -31,12 +31,17 @@ pub fn text(version: &str, profile: Profile) -> Option<&'static str> {
         .map(|e| e.text)
 }
 
-/// A validator for the bundle of `version` and `profile`.
+/// A validator for the bundle of `version` and `profile`, with the
+/// single-pass check codegen wrote from the same bundle as its fast path.
 pub fn validator(version: &str, profile: Profile) -> Result<Validator, String> {
     let text = text(version, profile)
         .ok_or_else(|| format!("no embedded {profile} bundle for {version}"))?;
     let bundle = Bundle::from_published(text)?;
-    Validator::new(&bundle).map_err(|problems| problems.to_string())
+    let validator = Validator::new(&bundle).map_err(|problems| problems.to_string())?;
+    Ok(match cgp_validator::for_bundle(version, profile.as_str()) {
+        Some(precheck) => validator.with_precheck(precheck),
+        None => validator,
+    })
 }
 
 /// A clap parser that takes one of the embedded versions; a missing or unknown
@@ -60,6 +65,10 @@ mod tests {
                 embedded.version
             );
             Validator::new(&bundle).expect("compiles");
+            assert!(
+                cgp_validator::for_bundle(embedded.version, embedded.profile.as_str()).is_some(),
+                "codegen writes a single-pass check for every embedded bundle"
+            );
         }
         assert_eq!(WORKING, cgp_types::PROTOCOL_VERSION);
         assert!(versions().contains(&WORKING));

@@ -46,6 +46,8 @@ struct Output<W: Write> {
     format: Format,
     style: Style,
     totals: Totals,
+    /// The file last reported, and its name as a JSON string.
+    file_json: (String, String),
 }
 
 impl<W: Write> Output<W> {
@@ -80,20 +82,30 @@ impl<W: Write> Output<W> {
                 Ok(())
             }
             Format::Json => {
+                // `{"file", "line", "valid", "type", "errors"}`, written member by
+                // member: building a `Value` for every valid line cost as much
+                // as checking it.
+                if self.file_json.0 != file {
+                    self.file_json = (file.to_owned(), Value::from(file).to_string());
+                }
                 let errors: Vec<Value> = checked
                     .findings
                     .iter()
                     .map(|finding| finding_json(finding, Some(line)))
                     .collect();
-                let object = json!({
-                    "file": file,
-                    "line": line,
-                    "valid": checked.is_valid(),
-                    "type": checked.variant.map(Variant::as_str),
-                    "errors": errors,
-                });
-                serde_json::to_writer(&mut self.out, &object)?;
-                self.out.write_all(b"\n")
+                write!(
+                    self.out,
+                    "{{\"file\":{},\"line\":{line},\"valid\":{},\"type\":",
+                    self.file_json.1,
+                    checked.is_valid()
+                )?;
+                match checked.variant {
+                    Some(variant) => serde_json::to_writer(&mut self.out, variant.as_str())?,
+                    None => self.out.write_all(b"null")?,
+                }
+                self.out.write_all(b",\"errors\":")?;
+                serde_json::to_writer(&mut self.out, &errors)?;
+                self.out.write_all(b"}\n")
             }
         }
     }
@@ -156,6 +168,7 @@ pub fn run(options: &Options, validator: &Validator) -> ExitCode {
         format: options.format,
         style,
         totals: Totals::default(),
+        file_json: (String::new(), "\"\"".to_owned()),
     };
     let paths = if options.paths.is_empty() {
         vec!["-".to_owned()]

@@ -1,7 +1,8 @@
 //! The `cgp validate` half of `cargo xtask bench`, on this binary and a small
-//! transcript: every line passes with one job and with two. No timing is judged.
+//! transcript: every line passes with one job and with two, in every format.
+//! No timing is judged.
 
-use cgp_bench::{self as bench, Corpus};
+use cgp_bench::{self as bench, CliFormat, Corpus};
 
 #[test]
 fn the_bench_times_cgp_validate_with_one_and_two_jobs() {
@@ -11,10 +12,13 @@ fn the_bench_times_cgp_validate_with_one_and_two_jobs() {
     std::fs::write(&path, &text).expect("write transcript");
     let corpus = Corpus::new(text);
     let cgp = std::path::Path::new(env!("CARGO_BIN_EXE_cgp"));
-    for jobs in ["1", "2"] {
-        let figure = bench::cgp_validate(cgp, jobs, &path, &corpus, 1).expect("cgp validate");
-        assert_eq!(figure.lines, corpus.line_count());
-        assert!(figure.seconds > 0.0);
+    for format in CliFormat::ALL {
+        for jobs in [1, 2] {
+            let figure =
+                bench::cgp_validate(cgp, jobs, format, &path, &corpus, 1).expect("cgp validate");
+            assert_eq!(figure.lines, corpus.line_count());
+            assert!(figure.seconds > 0.0);
+        }
     }
     let _ = std::fs::remove_file(&path);
 }

@@ -8,6 +8,7 @@
 //! - [`docs`]: the human docs, rendered with minijinja.
 //! - [`python`]: the Python package `cgp_types`, rendered with minijinja.
 //! - [`typescript`]: the npm package, rendered with minijinja.
+//! - [`validator`]: the single-pass validator crate, one module per bundle.
 //! - [`embed`]: the copies inside the crates that compile them in.
 //! - [`release`]: the release manifest and frozen bundles on disk.
 
@@ -31,5 +32,6 @@ pub mod python;
 pub mod release;
 pub mod rust;
 pub mod typescript;
+pub mod validator;
 
 pub use plan::{Generation, generate};

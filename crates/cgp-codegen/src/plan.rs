@@ -7,7 +7,7 @@
 //! crate and the docs.
 //! Nothing here touches the disk except reading the inputs.
 
-use crate::{docs, embed, python, release, rust, typescript};
+use crate::{docs, embed, python, release, rust, typescript, validator};
 use cgp_schema::corpus::{self, Example};
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
 use cgp_schema::release::Manifest;
@@ -265,6 +265,7 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
     if !releases.is_empty() {
         files.insert(release::MANIFEST_PATH.to_owned(), releases.render());
     }
+    files.extend(single_pass_validators(&set.version, &models, &published)?);
     files.extend(embed::cli_bundles(&published, &set.version));
     let (path, text) = embed::types_version(&set.version);
     files.insert(path, text);
@@ -278,6 +279,46 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
         releases,
         foreign,
     })
+}
+
+/// The single-pass validator crate: a module for every published bundle, the
+/// working version's from its sources' models (errors point into `schema/`).
+fn single_pass_validators(
+    working: &ProtocolVersion,
+    models: &[cgp_schema::model::Protocol; 2],
+    published: &[(ProtocolVersion, Profile, String)],
+) -> Result<BTreeMap<String, String>, Diagnostics> {
+    let mut frozen = Vec::new();
+    for (version, profile, text) in published {
+        if version != working {
+            let bundle = Bundle::from_published(text)
+                .map_err(|error| Diagnostic::file(published_path(version, *profile), error))?;
+            frozen.push((version, *profile, frozen_protocol(&bundle)));
+        }
+    }
+    let [interop, strict] = models;
+    let mut compiled = vec![
+        validator::Compiled {
+            version: working,
+            profile: Profile::Interop,
+            protocol: interop,
+        },
+        validator::Compiled {
+            version: working,
+            profile: Profile::Strict,
+            protocol: strict,
+        },
+    ];
+    compiled.extend(
+        frozen
+            .iter()
+            .map(|(version, profile, protocol)| validator::Compiled {
+                version,
+                profile: *profile,
+                protocol,
+            }),
+    );
+    validator::generate(&compiled)
 }
 
 /// The protocol model of a frozen bundle: there are no sources behind it, so its

@@ -37,6 +37,15 @@ fn validate_corpus() {
     replay("validate", targets::validate);
 }
 
+/// The single-pass target's own corpus, and the lines of the other message
+/// targets' corpora, which the fuzzer grew on the same code paths.
+#[test]
+fn single_pass_corpus() {
+    for corpus in ["single_pass", "validate", "line_decoder"] {
+        replay(corpus, targets::single_pass);
+    }
+}
+
 #[test]
 fn bundle_corpus() {
     let root = repo();

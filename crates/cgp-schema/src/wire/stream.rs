@@ -17,7 +17,7 @@ use crate::transcript::{
 use crate::validate::Validator;
 use std::collections::BTreeMap;
 use std::io::{self, BufRead};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// The most lines a batch holds.
@@ -111,9 +111,12 @@ where
     let (work_sender, work_receiver) = sync_channel::<Batch>(threads);
     let (done_sender, done_receiver) = sync_channel::<Done>(threads);
     let work_receiver = Arc::new(Mutex::new(work_receiver));
+    // Checked batches go back to the reader to be filled again: a fresh 1 MiB
+    // batch each time cost page faults on the thread every worker waits for.
+    let (spare_sender, spare_receiver) = channel::<Batch>();
     let big_line = Mutex::new(());
     std::thread::scope(|scope| {
-        let reading = scope.spawn(move || read_batches(reader, &work_sender));
+        let reading = scope.spawn(move || read_batches(reader, &work_sender, &spare_receiver));
         for _ in 0..threads {
             let work = Arc::clone(&work_receiver);
             let done = done_sender.clone();
@@ -122,7 +125,13 @@ where
             scope.spawn(move || work_on(validator, semantic, &work, &done, big_line));
         }
         drop(done_sender);
-        let collected = collect(&done_receiver, &mut checker, options.semantic, &mut sink);
+        let collected = collect(
+            &done_receiver,
+            &spare_sender,
+            &mut checker,
+            options.semantic,
+            &mut sink,
+        );
         // Stop the others if the sink gave up: they fail to send and return.
         drop(done_receiver);
         drop(work_receiver);
@@ -171,15 +180,28 @@ fn finish(
     }
 }
 
-fn read_batches<R: BufRead>(reader: R, work: &SyncSender<Batch>) -> io::Result<()> {
+fn read_batches<R: BufRead>(
+    reader: R,
+    work: &SyncSender<Batch>,
+    spare: &Receiver<Batch>,
+) -> io::Result<()> {
     let mut lines = LineReader::new(reader);
     let mut sequence = 0;
-    // Full-size from the start: growing a batch to 1 MiB by doubling copied
-    // its bytes again, on the thread every worker waits for.
-    let fresh = |sequence| Batch {
-        sequence,
-        data: Vec::with_capacity(BATCH_BYTES),
-        entries: Vec::with_capacity(BATCH_LINES),
+    // A batch the collector is done with, or a new one full-size from the
+    // start: growing a batch to 1 MiB by doubling copied its bytes again, on
+    // the thread every worker waits for.
+    let fresh = |sequence| match spare.try_recv() {
+        Ok(mut batch) => {
+            batch.sequence = sequence;
+            batch.data.clear();
+            batch.entries.clear();
+            batch
+        }
+        Err(_) => Batch {
+            sequence,
+            data: Vec::with_capacity(BATCH_BYTES),
+            entries: Vec::with_capacity(BATCH_LINES),
+        },
     };
     let mut batch = fresh(sequence);
     while let Some(line) = lines.next_line()? {
@@ -252,6 +274,7 @@ fn work_on(
 
 fn collect<E>(
     done: &Receiver<Done>,
+    spare: &Sender<Batch>,
     checker: &mut TranscriptChecker<'_>,
     semantic: bool,
     sink: &mut impl FnMut(&LineVerdict) -> Result<(), E>,
@@ -274,6 +297,10 @@ fn collect<E>(
                     Entry::TooLong { number, .. } => *number,
                 };
                 sink(&LineVerdict { number, checked }).map_err(StreamError::Sink)?;
+            }
+            // A batch that grew for one big line is not kept.
+            if batch.data.capacity() <= 2 * BATCH_BYTES {
+                let _ = spare.send(batch);
             }
         }
     }

@@ -22,7 +22,10 @@
 //! Only an invalid message is parsed again with [`json_text`] to locate its
 //! errors. [`check_verdict`], for callers that need the verdict but not the
 //! decoded message, skips the decode where it cannot change the verdict (see
-//! [`check_verdict`] for why).
+//! [`check_verdict`] for why); when the [`Validator`] carries a single-pass
+//! check generated from its bundle ([`Validator::with_precheck`]), a message it
+//! accepts is never parsed into a `Value` at all, and one it rejects takes the
+//! path above, which explains it.
 
 use crate::json_text::{self, Position};
 use crate::semantic::{self, Rule, SemanticViolation, Session};
@@ -201,6 +204,11 @@ pub fn check_message(validator: &Validator, bytes: &[u8]) -> Checked {
 /// decoded. Debug builds decode every message anyway and panic if the decoder
 /// rejects one this rule would have passed, so every test and fuzz run checks
 /// the rule.
+///
+/// With a single-pass check ([`Validator::with_precheck`]), a message it
+/// accepts is valid without further work; one it rejects gets the findings
+/// above. Debug builds run both on every message and panic if their verdicts
+/// differ.
 pub fn check_verdict(validator: &Validator, bytes: &[u8]) -> Checked {
     let mut checked = check_unlocated(validator, bytes, Keep::Verdict);
     locate(bytes, &mut checked.findings);
@@ -225,6 +233,36 @@ fn check_unlocated(validator: &Validator, bytes: &[u8], keep: Keep) -> Checked {
             Ok(text) => text,
         },
     };
+    let Some(precheck) = validator.precheck().filter(|_| keep == Keep::Verdict) else {
+        return check_parsed(validator, text, keep);
+    };
+    let verdict = precheck(text);
+    if cfg!(debug_assertions) {
+        // Every debug run (each test, each fuzz input) compares the two.
+        let full = check_parsed(validator, text, keep);
+        debug_assert_eq!(
+            verdict.is_some(),
+            full.is_valid(),
+            "the single-pass check and jsonschema disagree on {text}: {:?}",
+            full.findings
+        );
+        return full;
+    }
+    match verdict {
+        Some(tag) => Checked {
+            variant: Variant::from_tag(tag),
+            findings: Vec::new(),
+            value: None,
+            envelope: None,
+        },
+        // Only jsonschema says why; its verdict stands.
+        None => check_parsed(validator, text, keep),
+    }
+}
+
+/// The text, schema and decoder layers on UTF-8 `text`, with `serde_json`'s
+/// `Value` and `jsonschema`.
+fn check_parsed(validator: &Validator, text: &str, keep: Keep) -> Checked {
     let (value, integral_float) = match parse_flagging_integral_floats(text) {
         Ok(parsed) => parsed,
         Err(error) => return Checked::rejected(parse_failure(text, &error)),

@@ -41,6 +41,12 @@ impl fmt::Display for Violation {
     }
 }
 
+/// A single-pass check of one message's text compiled from the same bundle
+/// (the `cgp-validator` crate): the envelope tag of a valid message, `None` for
+/// an invalid one. [`crate::transcript::check_verdict`] trusts it for a valid
+/// message and asks `jsonschema` why an invalid one is.
+pub type Precheck = fn(&str) -> Option<&'static str>;
+
 /// How many unknown member names one message lists.
 const MAX_NAMES_LISTED: usize = 10;
 
@@ -59,6 +65,8 @@ pub struct Validator {
     /// envelopes never needs them, and compiling them all would double its
     /// start-up.
     types: BTreeMap<String, OnceLock<Result<jsonschema::Validator, String>>>,
+    /// The single-pass check of this bundle, when the caller has one.
+    precheck: Option<Precheck>,
 }
 
 impl fmt::Debug for Validator {
@@ -140,7 +148,23 @@ impl Validator {
             variants,
             defs,
             types,
+            precheck: None,
         })
+    }
+
+    /// This validator with `precheck`, the single-pass check generated from the
+    /// same bundle, as its fast path. Only the caller knows that the two come
+    /// from the same bundle (`cgp` embeds both from `generated/`).
+    pub fn with_precheck(self, precheck: Precheck) -> Self {
+        Validator {
+            precheck: Some(precheck),
+            ..self
+        }
+    }
+
+    /// The single-pass check, when one was given.
+    pub fn precheck(&self) -> Option<Precheck> {
+        self.precheck
     }
 
     /// The profile this validator applies.

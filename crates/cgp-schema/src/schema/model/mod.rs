@@ -71,6 +71,14 @@ pub struct Place {
     pub location: Option<Location>,
 }
 
+impl Place {
+    /// A diagnostic at this place: its source position when known, else its
+    /// pointer.
+    pub fn diagnostic(&self, message: impl Into<String>) -> Diagnostic {
+        diagnostic_at(self, message.into())
+    }
+}
+
 impl fmt::Display for Place {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.location {
