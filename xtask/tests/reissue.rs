@@ -168,9 +168,10 @@ fn an_older_release_is_reissued_from_the_tree_that_released_it() {
         .into_iter()
         .map(str::to_owned)
         .collect();
+    // Earlier re-issues stay in the history before the two this test made.
     assert_eq!(
-        history,
-        vec![sha256(older.as_bytes()), sha256(&source.read(&path))]
+        history.get(history.len().saturating_sub(2)..),
+        Some(&[sha256(older.as_bytes()), sha256(&source.read(&path))][..])
     );
     let check = tree.xtask(&["check"]);
     assert!(check.ok, "{}", check.stderr);
