@@ -1,0 +1,123 @@
+//! NDJSON read line by line in bounded memory.
+
+use cgp_types::MAX_LINE_BYTES;
+use std::io::{self, BufRead, Read};
+
+/// One line read by a [`LineReader`].
+#[derive(Debug, PartialEq, Eq)]
+pub enum Line<'a> {
+    /// A line, without its line feed.
+    Message {
+        /// The 1-based line number.
+        number: usize,
+        /// The line's bytes, without the line feed.
+        bytes: &'a [u8],
+        /// Whether a line feed ended it (false for an unterminated last line).
+        terminated: bool,
+    },
+    /// A line longer than [`MAX_LINE_BYTES`]; it was skipped without being kept.
+    TooLong {
+        /// The 1-based line number.
+        number: usize,
+        /// Its length in bytes, without the line feed.
+        length: u64,
+    },
+}
+
+/// Reads NDJSON line by line with one reused buffer, so memory stays bounded
+/// whatever the input's size: a line longer than [`MAX_LINE_BYTES`] is skipped
+/// to its end without being buffered and reported as [`Line::TooLong`].
+#[derive(Debug)]
+pub struct LineReader<R> {
+    reader: R,
+    buffer: Vec<u8>,
+    number: usize,
+    skip_blank: bool,
+}
+
+impl<R: BufRead> LineReader<R> {
+    /// A reader that skips blank (whitespace-only) lines.
+    pub fn new(reader: R) -> Self {
+        LineReader {
+            reader,
+            buffer: Vec::new(),
+            number: 0,
+            skip_blank: true,
+        }
+    }
+
+    /// A reader that returns blank lines too (a live peer must not send them).
+    pub fn keeping_blank_lines(reader: R) -> Self {
+        LineReader {
+            skip_blank: false,
+            ..LineReader::new(reader)
+        }
+    }
+
+    /// The next line, or `None` at the end of the input.
+    pub fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
+        loop {
+            self.buffer.clear();
+            let limit = MAX_LINE_BYTES as u64 + 1;
+            let read = (&mut self.reader)
+                .take(limit)
+                .read_until(b'\n', &mut self.buffer)?;
+            if read == 0 {
+                return Ok(None);
+            }
+            self.number += 1;
+            let terminated = self.buffer.last() == Some(&b'\n');
+            if terminated {
+                self.buffer.pop();
+            } else if self.buffer.len() > MAX_LINE_BYTES {
+                let rest = skip_line(&mut self.reader)?;
+                let length = self.buffer.len() as u64 + rest;
+                self.buffer.clear();
+                return Ok(Some(Line::TooLong {
+                    number: self.number,
+                    length,
+                }));
+            }
+            if self.skip_blank
+                && self
+                    .buffer
+                    .iter()
+                    .all(|byte| matches!(byte, b' ' | b'\t' | b'\r'))
+            {
+                continue;
+            }
+            return Ok(Some(Line::Message {
+                number: self.number,
+                bytes: &self.buffer,
+                terminated,
+            }));
+        }
+    }
+}
+
+/// Consumes input up to and including the next line feed; returns the number of
+/// bytes before it.
+fn skip_line(reader: &mut impl BufRead) -> io::Result<u64> {
+    let mut skipped = 0u64;
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(available) => available,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        if available.is_empty() {
+            return Ok(skipped);
+        }
+        match available.iter().position(|&byte| byte == b'\n') {
+            Some(end) => {
+                reader.consume(end + 1);
+                return Ok(skipped + end as u64);
+            }
+            None => {
+                let length = available.len();
+                reader.consume(length);
+                skipped += length as u64;
+            }
+        }
+    }
+}
