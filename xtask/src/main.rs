@@ -22,7 +22,8 @@
 //!   (`crates/cgp-bench/benches/throughput.rs`), which measures, prints the table and
 //!   writes `BENCHMARKS.md`. This binary is what it times codegen and check with.
 
-use cgp_codegen::output::{self, Drift, RealFileSystem};
+use cgp_codegen::gates::{Contracts, Gate};
+use cgp_codegen::output::{self, RealFileSystem};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -315,182 +316,45 @@ fn codegen(root: &std::path::Path) -> ExitCode {
     }
 }
 
-/// The outcome of one gate of `check`: a one-line summary when it holds, the
-/// problems when it does not.
-type GateResult = Result<String, Vec<String>>;
-
 fn check(root: &std::path::Path) -> ExitCode {
     let generation = match cgp_codegen::generate(root) {
         Ok(generation) => generation,
         Err(problems) => return fail(&problems),
     };
-    if report_gates(gates(root, &generation)) {
+    if gates_hold(root, &generation, &Gate::ALL) {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     }
 }
 
-/// Every gate of `check`, in the order they are reported.
-fn gates(
+/// Runs `gates`, with the contracts of the hand-written types this binary
+/// compiles, and prints each outcome; returns whether all of them hold.
+fn gates_hold(
     root: &std::path::Path,
     generation: &cgp_codegen::Generation,
-) -> Vec<(&'static str, GateResult)> {
-    vec![
-        ("corpus", corpus_gate(generation)),
-        ("generated", generated_gate(root, generation)),
-        ("sync", sync_gate(root, generation)),
-        ("version", version_gate(root, generation)),
-        ("releases", releases_gate(root, generation)),
-        ("bump", bump_gate(root, generation)),
-    ]
-}
-
-/// Prints each gate's outcome; returns whether all of them hold.
-fn report_gates(gates: Vec<(&str, GateResult)>) -> bool {
-    let mut failed = false;
-    for (name, result) in gates {
+    gates: &[Gate],
+) -> bool {
+    let deserialize = cgp_types::schema_support::deserialize_contract();
+    let serialize = cgp_types::schema_support::serialize_contract();
+    let contracts = Contracts {
+        deserialize: &deserialize,
+        serialize: &serialize,
+    };
+    let mut held = true;
+    for (gate, result) in cgp_codegen::gates::run(root, generation, contracts, gates) {
         match result {
-            Ok(summary) => println!("ok   {name}: {summary}"),
+            Ok(summary) => println!("ok   {gate}: {summary}"),
             Err(problems) => {
-                failed = true;
+                held = false;
                 for problem in problems {
                     eprintln!("{problem}");
                 }
-                eprintln!("FAIL {name}");
+                eprintln!("FAIL {gate}");
             }
         }
     }
-    !failed
-}
-
-/// The hand-written types must accept what the interop profile accepts and emit
-/// what the strict profile allows.
-fn sync_gate(root: &std::path::Path, generation: &cgp_codegen::Generation) -> GateResult {
-    let rust = cgp_schema::sync::RustSource::from_dir(&root.join(TYPES_SOURCE), TYPES_SOURCE);
-    let deserialize = cgp_types::schema_support::deserialize_contract();
-    let serialize = cgp_types::schema_support::serialize_contract();
-    let mismatches = cgp_schema::sync::compare(&cgp_schema::sync::Inputs {
-        set: &generation.set,
-        interop: generation.bundle(cgp_schema::Profile::Interop),
-        strict: generation.bundle(cgp_schema::Profile::Strict),
-        deserialize: &deserialize,
-        serialize: &serialize,
-        rust: &rust,
-    });
-    if mismatches.is_empty() {
-        Ok("the hand-written types accept the interop profile and emit the strict profile".into())
-    } else {
-        Err(mismatches.iter().map(ToString::to_string).collect())
-    }
-}
-
-/// Every SPEC.md example does what its `expect=` says, under both profiles.
-fn corpus_gate(generation: &cgp_codegen::Generation) -> GateResult {
-    if generation.corpus_failures.is_empty() {
-        Ok(format!(
-            "{} SPEC.md examples hold under both profiles",
-            generation.examples.len()
-        ))
-    } else {
-        Err(generation
-            .corpus_failures
-            .iter()
-            .map(ToString::to_string)
-            .collect())
-    }
-}
-
-/// Where the hand-written types live, relative to the repository root.
-const TYPES_SOURCE: &str = "crates/cgp-types/src";
-
-/// The declared protocol version and the constants codegen wrote for the
-/// hand-written and the generated types agree.
-fn version_gate(root: &std::path::Path, generation: &cgp_codegen::Generation) -> GateResult {
-    let files = [
-        cgp_codegen::embed::TYPES_VERSION_FILE,
-        "generated/rust/src/types.rs",
-    ];
-    let mut sources = Vec::new();
-    for file in files {
-        let text = cgp_schema::source::read_text_bounded(&root.join(file))
-            .map_err(|error| vec![format!("{file}: cannot read: {error}")])?;
-        sources.push((file.to_owned(), text));
-    }
-    let mismatches = cgp_schema::sync::version_agreement(&generation.set, &sources);
-    if mismatches.is_empty() {
-        Ok(format!(
-            "schema/, {} and {} all say {}",
-            files[0], files[1], generation.set.version
-        ))
-    } else {
-        Err(mismatches.iter().map(ToString::to_string).collect())
-    }
-}
-
-/// `generated/` must be exactly what `schema/` and SPEC.md produce.
-fn generated_gate(root: &std::path::Path, generation: &cgp_codegen::Generation) -> GateResult {
-    let drifts = output::compare(root, &generation.files, &generation.foreign)
-        .map_err(|problem| vec![problem.to_string()])?;
-    if drifts.is_empty() {
-        return Ok(format!(
-            "{} generated files are current ({})",
-            generation.files.len(),
-            generation.set.version
-        ));
-    }
-    let mut problems: Vec<String> = drifts
-        .iter()
-        .map(|drift| match drift {
-            Drift::Missing(path) => format!("{path}: missing"),
-            Drift::Extra(path) => format!("{path}: stale, no source generates it any more"),
-            Drift::Changed { path, diff } => format!("{path}: out of date\n{diff}"),
-        })
-        .collect();
-    problems.push(format!(
-        "{} generated file(s) differ from what schema/ and SPEC.md produce; run `cargo xtask codegen` and commit the result",
-        drifts.len()
-    ));
-    Err(problems)
-}
-
-/// Released bundles are frozen: each file the release manifest lists is on disk
-/// with its recorded SHA-256, and codegen would not change it.
-fn releases_gate(root: &std::path::Path, generation: &cgp_codegen::Generation) -> GateResult {
-    let problems = cgp_codegen::release::frozen_problems(root, generation);
-    if !problems.is_empty() {
-        return Err(problems);
-    }
-    let releases = generation.releases.releases();
-    if releases.is_empty() {
-        return Ok("no protocol version is released yet".into());
-    }
-    let versions: Vec<String> = releases.iter().map(|r| r.version.to_string()).collect();
-    let files: usize = releases.iter().map(|r| r.files.len()).sum();
-    Ok(format!(
-        "{files} released files are unchanged ({})",
-        versions.join(", ")
-    ))
-}
-
-/// The schemas carry the protocol version bump their changes since the latest
-/// release require.
-fn bump_gate(root: &std::path::Path, generation: &cgp_codegen::Generation) -> GateResult {
-    let verdict = cgp_codegen::release::drift(root, generation).map_err(|problems| {
-        problems
-            .0
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-    })?;
-    if !verdict.passed() {
-        return Err(verdict.problems);
-    }
-    let mut summary = verdict.summary();
-    for note in &verdict.notes {
-        summary.push_str(&format!("\n     note: {note}"));
-    }
-    Ok(summary)
+    held
 }
 
 /// `cargo xtask release`: records the working version's bundles as released.
@@ -502,7 +366,7 @@ fn release(root: &std::path::Path) -> ExitCode {
     if !cgp_codegen::release::reissue_candidates(&generation).is_empty() {
         return reissue(root, &generation);
     }
-    if !report_gates(gates(root, &generation)) {
+    if !gates_hold(root, &generation, &Gate::ALL) {
         return fail(&"refusing to release: every gate of `cargo xtask check` must pass first");
     }
     let version = &generation.set.version;
@@ -536,11 +400,11 @@ fn release(root: &std::path::Path) -> ExitCode {
 /// is unchanged. Every gate of `check` must hold but the two about those bytes.
 fn reissue(root: &std::path::Path, generation: &cgp_codegen::Generation) -> ExitCode {
     let version = &generation.set.version;
-    let kept: Vec<(&str, GateResult)> = gates(root, generation)
+    let kept: Vec<Gate> = Gate::ALL
         .into_iter()
-        .filter(|(name, _)| !matches!(*name, "generated" | "releases"))
+        .filter(|gate| !matches!(gate, Gate::Generated | Gate::Releases))
         .collect();
-    if !report_gates(kept) {
+    if !gates_hold(root, generation, &kept) {
         return fail(&format!(
             "refusing to re-issue {version}: every other gate of `cargo xtask check` must pass first"
         ));
@@ -613,7 +477,7 @@ fn release_version(
             "{version} is older than the working version {working}, and schema/ no longer holds its schemas: give a checkout of the tree that released it with --from DIR (e.g. `git worktree add DIR <commit>`)"
         ));
     };
-    if !report_gates(gates(root, &generation)) {
+    if !gates_hold(root, &generation, &Gate::ALL) {
         return fail(&format!(
             "refusing to re-issue {version}: every gate of `cargo xtask check` must pass first"
         ));

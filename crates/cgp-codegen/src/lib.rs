@@ -10,6 +10,7 @@
 //! - [`typescript`]: the npm package, rendered with minijinja.
 //! - [`validator`]: the single-pass validator crate, one module per bundle.
 //! - [`embed`]: the copies inside the crates that compile them in.
+//! - [`gates`]: the gates of `cargo xtask check`, with typed problems.
 //! - [`release`]: the release manifest and frozen bundles on disk.
 
 // Input-derived data never panics the library: no unwrap/expect/panic and no
@@ -26,6 +27,7 @@
 
 pub mod docs;
 pub mod embed;
+pub mod gates;
 pub mod output;
 pub mod plan;
 pub mod python;

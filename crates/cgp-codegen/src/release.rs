@@ -8,6 +8,7 @@
 //! [`reissue()`], run by `cargo xtask release`, does, once the verdicts are shown
 //! to be the same.
 
+use crate::gates::GateProblem;
 use crate::plan::{self, Generation};
 use cgp_schema::classify::Side;
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
@@ -41,19 +42,18 @@ pub fn foreign(manifest: &Manifest, files: &BTreeMap<String, String>) -> BTreeSe
         .collect()
 }
 
-/// Planned files that would replace a frozen file with other bytes: the working
-/// version is released and the schemas changed without a version bump.
-pub fn overwrites(manifest: &Manifest, files: &BTreeMap<String, String>) -> Vec<String> {
+/// The released files codegen would write with other bytes.
+pub fn overwrites(manifest: &Manifest, files: &BTreeMap<String, String>) -> Vec<GateProblem> {
     files
         .iter()
         .filter_map(|(path, text)| manifest.verify(path, Some(text.as_bytes())).err())
-        .map(|problem| format!("codegen would change a frozen file: {problem}"))
+        .map(GateProblem::WouldOverwrite)
         .collect()
 }
 
 /// The frozen-release gate: every released file is on disk with its recorded
 /// digest, and codegen would not change any of them. Returns the problems.
-pub fn frozen_problems(root: &Path, generation: &Generation) -> Vec<String> {
+pub fn frozen_problems(root: &Path, generation: &Generation) -> Vec<GateProblem> {
     let manifest = &generation.releases;
     let mut problems = Vec::new();
     for path in manifest.files() {
@@ -61,12 +61,15 @@ pub fn frozen_problems(root: &Path, generation: &Generation) -> Vec<String> {
             Ok(bytes) => Some(bytes),
             Err(error) if error.kind() == io::ErrorKind::NotFound => None,
             Err(error) => {
-                problems.push(format!("{path}: cannot read: {error}"));
+                problems.push(GateProblem::Unreadable {
+                    path,
+                    error: error.to_string(),
+                });
                 continue;
             }
         };
         if let Err(problem) = manifest.verify(&path, contents.as_deref()) {
-            problems.push(problem);
+            problems.push(GateProblem::Frozen(problem));
         }
     }
     problems.extend(overwrites(manifest, &generation.files));
@@ -218,7 +221,7 @@ pub fn reissue_version(
             }
         };
         if let Err(problem) = releases.verify(&path, Some(released.as_bytes())) {
-            problems.push(problem);
+            problems.push(problem.to_string());
         }
         let Some(reissued) = source.files.get(&path) else {
             problems.push(format!("{path}: codegen does not plan this bundle"));

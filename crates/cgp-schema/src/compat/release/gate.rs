@@ -1,8 +1,9 @@
 //! The bump gate: whether the working schemas carry the protocol version their
 //! changes since the latest release require.
 
-use crate::classify::{self, Bump, Comparison, Side};
+use crate::classify::{self, Bump, Change, Comparison, Side};
 use crate::version::ProtocolVersion;
+use std::fmt;
 
 /// The drift gate's verdict on the working schemas.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,7 +20,7 @@ pub struct Verdict {
     /// The smallest version the working schemas may declare.
     pub required_version: Option<ProtocolVersion>,
     /// Why the gate fails; empty when it passes.
-    pub problems: Vec<String>,
+    pub problems: Vec<BumpProblem>,
     /// Remarks that do not fail the gate.
     pub notes: Vec<String>,
 }
@@ -51,6 +52,124 @@ impl Verdict {
             if count == 1 { "" } else { "s" },
             if count == 1 { "s" } else { "" },
             self.working
+        )
+    }
+}
+
+/// Why the bump gate fails.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BumpProblem {
+    /// The working version is older than the latest release, or names another
+    /// protocol.
+    OlderThanRelease {
+        /// The latest release.
+        released: ProtocolVersion,
+        /// What the schemas declare.
+        working: ProtocolVersion,
+    },
+    /// One change needs a larger bump than the working version carries.
+    ChangeNeedsBump {
+        /// The change, with its rule, pointer and `file:line`.
+        change: Change,
+        /// The latest release.
+        released: ProtocolVersion,
+        /// What the schemas declare.
+        working: ProtocolVersion,
+    },
+    /// The schemas still declare the released version, yet differ from it.
+    ReleasedVersionChanged {
+        /// The latest release, which the schemas still declare.
+        released: ProtocolVersion,
+        /// How many changes the classifier found.
+        changes: usize,
+        /// The largest bump one of them requires.
+        largest: Bump,
+        /// The smallest version the schemas may declare.
+        needed: ProtocolVersion,
+        /// The schemas' directory, for the advice.
+        schema_dir: String,
+    },
+    /// The working version is newer, but not by as much as the changes need.
+    BumpTooSmall {
+        /// The latest release.
+        released: ProtocolVersion,
+        /// The smallest version the schemas may declare.
+        needed: ProtocolVersion,
+        /// The schemas' directory, for the advice.
+        schema_dir: String,
+    },
+    /// The working version is newer, but nothing changed since the release.
+    UnchangedButBumped {
+        /// The latest release.
+        released: ProtocolVersion,
+        /// What the schemas declare.
+        working: ProtocolVersion,
+    },
+}
+
+impl fmt::Display for BumpProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BumpProblem::OlderThanRelease { released, working } => write!(
+                f,
+                "schema says {working}, but the latest release is {released}; the working version must be {released} or newer"
+            ),
+            BumpProblem::ChangeNeedsBump {
+                change,
+                released,
+                working,
+            } => {
+                // `file:line: RULE /pointer (directions) requires a major bump (demo/2.0); schema says demo/1.1`
+                if let Some(location) = change.location() {
+                    write!(f, "{location}: ")?;
+                }
+                write!(
+                    f,
+                    "{} {} ({}) requires a {} bump ({}); schema says {working}",
+                    change.rule,
+                    change.pointer,
+                    change.directions_text(),
+                    change.required_bump,
+                    change.required_bump.apply(released)
+                )
+            }
+            BumpProblem::ReleasedVersionChanged {
+                released,
+                changes,
+                largest,
+                needed,
+                schema_dir,
+            } => write!(
+                f,
+                "released {released} is frozen, and schema/ differs from it ({changes} change{}, largest bump {largest}): {}",
+                if *changes == 1 { "" } else { "s" },
+                advice(released, needed, schema_dir)
+            ),
+            BumpProblem::BumpTooSmall {
+                released,
+                needed,
+                schema_dir,
+            } => write!(
+                f,
+                "the changes since released {released} need {needed}: {}",
+                advice(released, needed, schema_dir)
+            ),
+            BumpProblem::UnchangedButBumped { released, working } => write!(
+                f,
+                "schema/ is identical to released {released}, so its version must stay {released}; schema says {working}"
+            ),
+        }
+    }
+}
+
+/// How to declare `needed`: by hand within the released family, with
+/// `set-version` across families.
+fn advice(released: &ProtocolVersion, needed: &ProtocolVersion, schema_dir: &str) -> String {
+    if needed.major == released.major {
+        format!("set `x-cgp-protocol-version` in {schema_dir}/envelope.schema.json to \"{needed}\"")
+    } else {
+        format!(
+            "run `cargo xtask set-version {needed}` (a major bump changes the `$id`s and `x-cgp-since` of every file)"
         )
     }
 }
@@ -88,48 +207,49 @@ pub fn judge(latest: Option<&Side>, working: &Side) -> Verdict {
     };
     let needed = floor.apply(&released);
     verdict.required_version = Some(needed.clone());
-    let setting = |version: &ProtocolVersion| {
-        if version.major == released.major {
-            format!(
-                "set `x-cgp-protocol-version` in {}/envelope.schema.json to \"{version}\"",
-                working.display()
-            )
-        } else {
-            format!(
-                "run `cargo xtask set-version {version}` (a major bump changes the `$id`s and `x-cgp-since` of every file)"
-            )
-        }
-    };
+    let schema_dir = working.display().to_string();
     match declared {
-        None => verdict.problems.push(format!(
-            "schema says {working_version}, but the latest release is {released}; the working version must be {released} or newer"
-        )),
+        None => verdict.problems.push(BumpProblem::OlderThanRelease {
+            released: released.clone(),
+            working: working_version.clone(),
+        }),
         Some(Bump::None) => {
             for change in comparison.exceeding(Bump::None) {
-                verdict.problems.push(gate_line(change, &released, &working_version));
+                verdict.problems.push(BumpProblem::ChangeNeedsBump {
+                    change: change.clone(),
+                    released: released.clone(),
+                    working: working_version.clone(),
+                });
             }
             if !comparison.changes.is_empty() {
-                verdict.problems.push(format!(
-                    "released {released} is frozen, and schema/ differs from it ({} change{}, largest bump {required}): {}",
-                    comparison.changes.len(),
-                    if comparison.changes.len() == 1 { "" } else { "s" },
-                    setting(&needed)
-                ));
+                verdict.problems.push(BumpProblem::ReleasedVersionChanged {
+                    released: released.clone(),
+                    changes: comparison.changes.len(),
+                    largest: required,
+                    needed: needed.clone(),
+                    schema_dir: schema_dir.clone(),
+                });
             }
         }
         Some(declared) => {
             if comparison.changes.is_empty() {
-                verdict.problems.push(format!(
-                    "schema/ is identical to released {released}, so its version must stay {released}; schema says {working_version}"
-                ));
+                verdict.problems.push(BumpProblem::UnchangedButBumped {
+                    released: released.clone(),
+                    working: working_version.clone(),
+                });
             } else if declared < required {
                 for change in comparison.exceeding(declared) {
-                    verdict.problems.push(gate_line(change, &released, &working_version));
+                    verdict.problems.push(BumpProblem::ChangeNeedsBump {
+                        change: change.clone(),
+                        released: released.clone(),
+                        working: working_version.clone(),
+                    });
                 }
-                verdict.problems.push(format!(
-                    "the changes since released {released} need {needed}: {}",
-                    setting(&needed)
-                ));
+                verdict.problems.push(BumpProblem::BumpTooSmall {
+                    released: released.clone(),
+                    needed: needed.clone(),
+                    schema_dir: schema_dir.clone(),
+                });
             } else if declared == Bump::Major && required < Bump::Major {
                 verdict.notes.push(format!(
                     "{working_version} is a major bump, but the changes since released {released} need only {needed}; peers of the two families will not interoperate"
@@ -145,24 +265,4 @@ pub fn judge(latest: Option<&Side>, working: &Side) -> Verdict {
     }
     verdict.comparison = comparison;
     verdict
-}
-
-/// `file:line: RULE /pointer (directions) requires a major bump (demo/2.0); schema says demo/1.1`
-fn gate_line(
-    change: &classify::Change,
-    released: &ProtocolVersion,
-    working: &ProtocolVersion,
-) -> String {
-    let location = change
-        .location()
-        .map(|location| format!("{location}: "))
-        .unwrap_or_default();
-    format!(
-        "{location}{} {} ({}) requires a {} bump ({}); schema says {working}",
-        change.rule,
-        change.pointer,
-        change.directions_text(),
-        change.required_bump,
-        change.required_bump.apply(released)
-    )
 }

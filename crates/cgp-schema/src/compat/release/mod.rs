@@ -23,7 +23,7 @@ use std::collections::{BTreeMap, BTreeSet};
 mod gate;
 mod set_version;
 
-pub use gate::{Verdict, judge};
+pub use gate::{BumpProblem, Verdict, judge};
 pub use set_version::set_version;
 
 /// The `sha256:<64 lowercase hex>` digest of `bytes`.
@@ -346,7 +346,7 @@ impl Manifest {
 
     /// Checks one released file against its frozen digest; `contents` is `None`
     /// when the file is missing. Files the manifest does not list pass.
-    pub fn verify(&self, path: &str, contents: Option<&[u8]>) -> Result<(), String> {
+    pub fn verify(&self, path: &str, contents: Option<&[u8]>) -> Result<(), FrozenProblem> {
         let Some(release) = self
             .releases
             .iter()
@@ -360,16 +360,60 @@ impl Manifest {
             .map(String::as_str)
             .unwrap_or_default();
         match contents {
-            None => Err(format!(
-                "{path}: missing, but {} is released and this file is frozen",
-                release.version
-            )),
-            Some(bytes) if sha256(bytes) != expected => Err(format!(
-                "{path}: changed, but {} is released and this file is frozen (manifest {expected}, file {}); bump the version in the schemas instead, or re-issue it with `cargo xtask release` if its verdicts are unchanged",
-                release.version,
-                sha256(bytes)
-            )),
+            None => Err(FrozenProblem::Missing {
+                path: path.to_owned(),
+                version: release.version.clone(),
+            }),
+            Some(bytes) if sha256(bytes) != expected => Err(FrozenProblem::Changed {
+                path: path.to_owned(),
+                version: release.version.clone(),
+                recorded: expected.to_owned(),
+                found: sha256(bytes),
+            }),
             Some(_) => Ok(()),
+        }
+    }
+}
+
+/// A released file that is not as its release froze it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FrozenProblem {
+    /// The file is gone.
+    Missing {
+        /// Repository-relative path.
+        path: String,
+        /// The release that froze it.
+        version: ProtocolVersion,
+    },
+    /// The file has other bytes than its last recorded digest.
+    Changed {
+        /// Repository-relative path.
+        path: String,
+        /// The release that froze it.
+        version: ProtocolVersion,
+        /// The digest the manifest records.
+        recorded: String,
+        /// The digest of the bytes found.
+        found: String,
+    },
+}
+
+impl std::fmt::Display for FrozenProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FrozenProblem::Missing { path, version } => write!(
+                f,
+                "{path}: missing, but {version} is released and this file is frozen"
+            ),
+            FrozenProblem::Changed {
+                path,
+                version,
+                recorded,
+                found,
+            } => write!(
+                f,
+                "{path}: changed, but {version} is released and this file is frozen (manifest {recorded}, file {found}); bump the version in the schemas instead, or re-issue it with `cargo xtask release` if its verdicts are unchanged"
+            ),
         }
     }
 }

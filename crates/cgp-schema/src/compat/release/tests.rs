@@ -32,11 +32,29 @@ fn judge_holds_the_version_to_the_changes() {
     assert_eq!(same.summary(), "schema/ is released demo/1.0, unchanged");
     assert_eq!(
         unchanged("demo/1.1").problems,
-        vec!["schema/ is identical to released demo/1.0, so its version must stay demo/1.0; schema says demo/1.1".to_owned()]
+        vec![BumpProblem::UnchangedButBumped {
+            released: version("demo/1.0"),
+            working: version("demo/1.1"),
+        }]
     );
     assert_eq!(
-        judge(Some(&side("demo/1.2", json!({}))), &side("demo/1.1", json!({}))).problems,
-        vec!["schema says demo/1.1, but the latest release is demo/1.2; the working version must be demo/1.2 or newer".to_owned()]
+        unchanged("demo/1.1").problems[0].to_string(),
+        "schema/ is identical to released demo/1.0, so its version must stay demo/1.0; schema says demo/1.1"
+    );
+    let older = judge(
+        Some(&side("demo/1.2", json!({}))),
+        &side("demo/1.1", json!({})),
+    );
+    assert_eq!(
+        older.problems,
+        vec![BumpProblem::OlderThanRelease {
+            released: version("demo/1.2"),
+            working: version("demo/1.1"),
+        }]
+    );
+    assert_eq!(
+        older.problems[0].to_string(),
+        "schema says demo/1.1, but the latest release is demo/1.2; the working version must be demo/1.2 or newer"
     );
     let added = json!({"note": {"type": ["string", "null"]}});
     let skipped = judge(Some(&released), &side("demo/1.3", added.clone()));
@@ -173,16 +191,29 @@ fn frozen_files_must_keep_their_bytes() {
     assert_eq!(manifest.verify("generated/other", None), Ok(()));
     assert_eq!(
         manifest.verify(path, None),
-        Err(format!(
-            "{path}: missing, but demo/1.0 is released and this file is frozen"
-        ))
+        Err(FrozenProblem::Missing {
+            path: path.into(),
+            version: version("demo/1.0"),
+        })
+    );
+    let changed = manifest
+        .verify(path, Some(b"abd"))
+        .expect_err("other bytes");
+    assert_eq!(
+        changed,
+        FrozenProblem::Changed {
+            path: path.into(),
+            version: version("demo/1.0"),
+            recorded: sha256(b"abc"),
+            found: sha256(b"abd"),
+        }
     );
     assert_eq!(
-        manifest.verify(path, Some(b"abd")),
-        Err(format!(
+        changed.to_string(),
+        format!(
             "{path}: changed, but demo/1.0 is released and this file is frozen (manifest sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad, file {}); bump the version in the schemas instead, or re-issue it with `cargo xtask release` if its verdicts are unchanged",
             sha256(b"abd")
-        ))
+        )
     );
 }
 
