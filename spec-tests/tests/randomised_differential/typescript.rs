@@ -1,0 +1,152 @@
+//! The generated TypeScript package under node, on generated envelopes and
+//! byte-level mutations of them, and on every `f32` spelling.
+
+use super::{on_a_big_stack, strategy::envelope, support};
+use cgp_types::*;
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+
+/// A byte-level change to a canonical line, picked by `seed`: most give a line
+/// the reference rejects, some one it reads differently.
+fn mutate(line: &str, seed: u64) -> String {
+    const PIECES: [&str; 16] = [
+        "\"", ",", "}", "]", "{", "[", "1", ".0", "e5", "-", "\\", " ", "null", "\\u0000", "0", ":",
+    ];
+    let chars: Vec<char> = line.chars().collect();
+    let mut state = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let mut next = |bound: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % bound.max(1) as u64) as usize
+    };
+    let at = next(chars.len());
+    let piece = PIECES[next(PIECES.len())];
+    let (head, tail) = chars.split_at(at);
+    let head: String = head.iter().collect();
+    let tail: String = tail.iter().collect();
+    match next(4) {
+        0 => format!("{head}{}", tail.chars().skip(1).collect::<String>()),
+        1 => format!("{head}{piece}{tail}"),
+        2 => format!("{head}{piece}{}", tail.chars().skip(1).collect::<String>()),
+        // The first member again: a duplicate when it is a named one.
+        _ => match line.find(',') {
+            Some(comma) => format!("{},{}", &line[..comma], &line[1..]),
+            None => head,
+        },
+    }
+}
+
+/// How many generated envelopes go through the TypeScript package per run; each
+/// also goes through once mutated.
+const TYPESCRIPT_CASES: u32 = 10_000;
+
+/// Generated envelopes and mutations of them, through the generated TypeScript
+/// package under node in one batch: the reference decoder's verdict on every
+/// line, and byte-identical re-encoding of every line it accepts.
+#[test]
+fn generated_typescript_package_agrees_with_the_reference_on_generated_and_mutated_lines() {
+    let lines = on_a_big_stack(|| {
+        let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        });
+        let strategy = envelope();
+        let mut lines = Vec::new();
+        for case in 0..TYPESCRIPT_CASES {
+            let tree = strategy.new_tree(&mut runner).expect("a value");
+            let line = encode_line(&tree.current()).expect("finite values always encode");
+            let line = line.trim_end().to_owned();
+            lines.push(mutate(&line, u64::from(case)));
+            lines.push(line);
+        }
+        lines
+    });
+    let outcomes =
+        spec_tests::typescript::decode_lines(&lines).unwrap_or_else(|error| panic!("{error}"));
+    let mut failures = Vec::new();
+    let mut rejected = 0;
+    for (line, theirs) in lines.iter().zip(&outcomes) {
+        let reference = support::reference("Envelope", line).expect("known target");
+        match (&reference, theirs) {
+            (Ok(a), Ok(b)) if a == b => {}
+            (Err(_), Err(_)) => rejected += 1,
+            _ => failures.push(format!(
+                "{line}\n  reference:  {reference:?}\n  typescript: {theirs:?}"
+            )),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} lines differ:\n{}",
+        failures.len(),
+        lines.len(),
+        failures
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(
+        rejected > lines.len() / 4,
+        "only {rejected} of {} lines rejected: the mutations do not bite",
+        lines.len()
+    );
+}
+
+/// Every `f32` the TypeScript package writes is spelled as the reference
+/// encoder spells it: 100,000 random bit patterns and values halfway between
+/// two shortest spellings, as `embedding` items of query lines.
+#[test]
+fn generated_typescript_package_spells_every_f32_like_the_reference_encoder() {
+    let mut values = Vec::new();
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    while values.len() < 100_000 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let value = f32::from_bits((state >> 32) as u32);
+        if value.is_finite() {
+            values.push(value);
+        }
+    }
+    for whole in [1u32, 7, 123, 4567, 26796, 324546, 1162792, 3772544, 8388607] {
+        for eighths in 1..8 {
+            let value = f64::from(whole) + f64::from(eighths) / 8.0;
+            for scale in [1.0, 0.5, 2.0, 1e-3, 1e3] {
+                values.push((value * scale) as f32);
+            }
+        }
+    }
+    let lines: Vec<String> = values
+        .chunks(1000)
+        .map(|chunk| {
+            let items: Vec<String> = chunk.iter().map(|value| format!("{value:e}")).collect();
+            format!(
+                r#"{{"type":"query","query":{{"goal":"g","embedding":[{}],"max_frames":0,"max_tokens":0}}}}"#,
+                items.join(",")
+            )
+        })
+        .collect();
+    let outcomes =
+        spec_tests::typescript::decode_lines(&lines).unwrap_or_else(|error| panic!("{error}"));
+    for (line, theirs) in lines.iter().zip(&outcomes) {
+        let reference = support::reference("Envelope", line).expect("known target");
+        let (Ok(expected), Ok(actual)) = (&reference, theirs) else {
+            panic!("{line}\n  reference:  {reference:?}\n  typescript: {theirs:?}");
+        };
+        if expected != actual {
+            let differing: Vec<String> = expected
+                .split(',')
+                .zip(actual.split(','))
+                .filter(|(a, b)| a != b)
+                .take(10)
+                .map(|(a, b)| format!("reference {a}, typescript {b}"))
+                .collect();
+            panic!("f32 spellings differ: {}", differing.join("; "));
+        }
+    }
+}
