@@ -5,7 +5,7 @@
 //! Each module is written from the bundle's protocol model ([`Protocol`]): the
 //! envelope is a tagged union of its variants, every named type a variant
 //! reaches becomes a unit struct, and every shape a visitor of the crate's
-//! runtime (`templates/validator/runtime.rs`, copied as `src/runtime.rs`). A
+//! runtime (`templates/validator/runtime/`, copied as `src/runtime/`). A
 //! shape the runtime has no check for (a `pattern`, `multipleOf`,
 //! `uniqueItems`, a non-string `enum`, …) is an error at its source position,
 //! never a check left out.
@@ -23,8 +23,19 @@ use std::fmt::Write as _;
 /// The generated crate, relative to the repository root.
 pub const VALIDATOR_CRATE_DIR: &str = "generated/validator";
 
-/// The runtime every module is assembled from, copied into the crate.
-const RUNTIME: &str = include_str!("../templates/validator/runtime.rs");
+/// The runtime every module is assembled from, copied into the crate as
+/// `src/runtime/`: its files, by name.
+const RUNTIME: [(&str, &str); 3] = [
+    ("mod.rs", include_str!("../templates/validator/runtime/mod.rs")),
+    (
+        "scalars.rs",
+        include_str!("../templates/validator/runtime/scalars.rs"),
+    ),
+    (
+        "compound.rs",
+        include_str!("../templates/validator/runtime/compound.rs"),
+    ),
+];
 
 /// The most members one object may declare: the runtime keeps one bit each.
 const MAX_MEMBERS: usize = 64;
@@ -63,10 +74,12 @@ pub fn generate(bundles: &[Compiled<'_>]) -> Result<BTreeMap<String, String>, Di
         format!("{VALIDATOR_CRATE_DIR}/src/lib.rs"),
         library(&modules),
     );
-    files.insert(
-        format!("{VALIDATOR_CRATE_DIR}/src/runtime.rs"),
-        RUNTIME.to_owned(),
-    );
+    for (name, text) in RUNTIME {
+        files.insert(
+            format!("{VALIDATOR_CRATE_DIR}/src/runtime/{name}"),
+            text.to_owned(),
+        );
+    }
     files.insert(format!("{VALIDATOR_CRATE_DIR}/Cargo.toml"), manifest());
     Ok(files)
 }
