@@ -26,7 +26,10 @@ pub const VALIDATOR_CRATE_DIR: &str = "generated/validator";
 /// The runtime every module is assembled from, copied into the crate as
 /// `src/runtime/`: its files, by name.
 const RUNTIME: [(&str, &str); 3] = [
-    ("mod.rs", include_str!("../templates/validator/runtime/mod.rs")),
+    (
+        "mod.rs",
+        include_str!("../templates/validator/runtime/mod.rs"),
+    ),
     (
         "scalars.rs",
         include_str!("../templates/validator/runtime/scalars.rs"),

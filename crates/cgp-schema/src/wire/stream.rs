@@ -1,29 +1,32 @@
 //! Checking a whole NDJSON stream, in order, with bounded memory, on several
 //! threads.
 //!
-//! [`check_stream`] reads lines with a [`LineReader`] on one thread and hands
-//! batches of them to worker threads, which run [`check_verdict`] (or
-//! [`check_message`] when the semantic rules need the decoded envelope): the
-//! text, schema and decoder layers, the expensive part. The calling thread puts the verdicts
-//! back in input order, applies the semantic rules, which need the messages in
-//! order, and passes each verdict to a sink. At most a few batches are in flight,
-//! so memory stays bounded whatever the stream's length; a batch holds at most
-//! [`BATCH_LINES`] lines or [`BATCH_BYTES`] bytes (or one line up to
-//! `MAX_LINE_BYTES`).
+//! With one thread, [`check_stream`] reads lines with a [`LineReader`] and
+//! checks each in turn. With more, one thread reads the input in blocks of
+//! whole lines (one copy, no work per line) and worker threads split each block
+//! into lines and run [`check_verdict`] (or [`check_message`] when the semantic
+//! rules need the decoded envelope): the text, schema and decoder layers, the
+//! expensive part. The calling thread puts the verdicts back in input order,
+//! numbers the lines, applies the semantic rules, which need the messages in
+//! order, and passes each verdict to a sink. At most a few blocks are in
+//! flight, so memory stays bounded whatever the stream's length; a block holds
+//! about [`BATCH_BYTES`] bytes (or one line up to `MAX_LINE_BYTES`).
 
 use crate::transcript::{
-    Checked, Finding, Line, LineReader, TranscriptChecker, check_message, check_verdict,
+    Checked, Finding, Line, LineReader, TranscriptChecker, check_message, check_verdict, skip_line,
 };
 use crate::validate::Validator;
+use cgp_types::MAX_LINE_BYTES;
 use std::collections::BTreeMap;
 use std::io::{self, BufRead};
 use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::sync::{Arc, Mutex, PoisonError};
 
-/// The most lines a batch holds.
-pub const BATCH_LINES: usize = 256;
-/// A batch takes no more lines once it holds this many bytes.
+/// A block is handed to a worker once it holds this many bytes (cut after
+/// its last whole line).
 pub const BATCH_BYTES: usize = 1 << 20;
+/// How much the reader asks of the input at a time.
+const READ_BYTES: usize = 64 << 10;
 /// Lines longer than this are checked one at a time, whatever the thread count,
 /// so that the memory their parsed values take does not multiply.
 pub const BIG_LINE_BYTES: usize = 1 << 20;
@@ -56,6 +59,7 @@ pub struct LineVerdict {
     pub checked: Checked,
 }
 
+/// One line of a block, numbered from 1 within the block.
 enum Entry {
     Message {
         number: usize,
@@ -68,15 +72,21 @@ enum Entry {
     },
 }
 
+/// Input handed to a worker: whole lines, the last perhaps without its line
+/// feed at the end of the input; or one line over `MAX_LINE_BYTES`, skipped.
 struct Batch {
     sequence: u64,
     data: Vec<u8>,
-    entries: Vec<Entry>,
+    too_long: Option<u64>,
 }
 
+/// A checked block: its lines (blank ones left out), their verdicts, and how
+/// many lines it held, blank ones included, for the numbering.
 struct Done {
     batch: Batch,
+    entries: Vec<Entry>,
     verdicts: Vec<Checked>,
+    lines: usize,
 }
 
 /// Checks every line of `reader` and passes the verdicts, in input order, to
@@ -180,57 +190,129 @@ fn finish(
     }
 }
 
+/// Reads the input into blocks of whole lines and hands them to the workers.
+/// It does nothing per line: the only bytes it looks at are those it searches
+/// for the last line feed.
 fn read_batches<R: BufRead>(
-    reader: R,
+    mut reader: R,
     work: &SyncSender<Batch>,
     spare: &Receiver<Batch>,
 ) -> io::Result<()> {
-    let mut lines = LineReader::new(reader);
     let mut sequence = 0;
-    // A batch the collector is done with, or a new one full-size from the
-    // start: growing a batch to 1 MiB by doubling copied its bytes again, on
+    // A block the collector is done with, or a new one full-size from the
+    // start: growing a block to 1 MiB by doubling copied its bytes again, on
     // the thread every worker waits for.
     let fresh = |sequence| match spare.try_recv() {
         Ok(mut batch) => {
             batch.sequence = sequence;
             batch.data.clear();
-            batch.entries.clear();
+            batch.too_long = None;
             batch
         }
         Err(_) => Batch {
             sequence,
-            data: Vec::with_capacity(BATCH_BYTES),
-            entries: Vec::with_capacity(BATCH_LINES),
+            data: Vec::with_capacity(BATCH_BYTES + READ_BYTES),
+            too_long: None,
         },
     };
     let mut batch = fresh(sequence);
-    while let Some(line) = lines.next_line()? {
-        match line {
-            Line::Message { number, bytes, .. } => {
-                let start = batch.data.len();
-                batch.data.extend_from_slice(bytes);
-                batch.entries.push(Entry::Message {
-                    number,
-                    start,
-                    end: batch.data.len(),
-                });
+    // Where the last line feed in `batch.data` is, and how far it was searched.
+    let mut last_feed: Option<usize> = None;
+    loop {
+        let filled = batch.data.len();
+        batch.data.resize(filled + READ_BYTES, 0);
+        let read = loop {
+            match reader.read(batch.data.get_mut(filled..).unwrap_or_default()) {
+                Ok(read) => break read,
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+                Err(error) => return Err(error),
             }
-            Line::TooLong { number, length } => {
-                batch.entries.push(Entry::TooLong { number, length })
-            }
+        };
+        batch.data.truncate(filled + read);
+        if read == 0 {
+            break;
         }
-        if batch.entries.len() >= BATCH_LINES || batch.data.len() >= BATCH_BYTES {
+        if let Some(at) = batch
+            .data
+            .get(filled..)
+            .and_then(|new| memchr::memrchr(b'\n', new))
+        {
+            last_feed = Some(filled + at);
+        }
+        let line_start = last_feed.map_or(0, |at| at + 1);
+        let partial = batch.data.len() - line_start;
+        if batch.data.len() < BATCH_BYTES && partial <= MAX_LINE_BYTES {
+            continue;
+        }
+        if last_feed.is_some() {
+            // Hand over the whole lines; the partial one starts the next block.
             sequence += 1;
-            let full = std::mem::replace(&mut batch, fresh(sequence));
-            if work.send(full).is_err() {
+            let mut next = fresh(sequence);
+            next.data
+                .extend_from_slice(batch.data.get(line_start..).unwrap_or_default());
+            batch.data.truncate(line_start);
+            if work.send(std::mem::replace(&mut batch, next)).is_err() {
+                return Ok(());
+            }
+            last_feed = None;
+        }
+        if batch.data.len() > MAX_LINE_BYTES {
+            // One line over the limit: skipped to its end unread.
+            let length = batch.data.len() as u64 + skip_line(&mut reader)?;
+            batch.data.clear();
+            batch.too_long = Some(length);
+            sequence += 1;
+            if work
+                .send(std::mem::replace(&mut batch, fresh(sequence)))
+                .is_err()
+            {
                 return Ok(());
             }
         }
     }
-    if !batch.entries.is_empty() {
+    if !batch.data.is_empty() {
         let _ = work.send(batch);
     }
     Ok(())
+}
+
+/// The lines of a block, blank (whitespace-only) ones left out, and how many
+/// lines it held.
+fn split_lines(batch: &Batch) -> (Vec<Entry>, usize) {
+    if let Some(length) = batch.too_long {
+        return (vec![Entry::TooLong { number: 1, length }], 1);
+    }
+    let data = &batch.data;
+    let mut entries = Vec::new();
+    let mut number = 0;
+    let mut start = 0;
+    let mut push = |number: usize, start: usize, end: usize| {
+        if end - start > MAX_LINE_BYTES {
+            // Whole, but over the limit: the reader kept it, as it ended
+            // within the read that crossed the limit.
+            let length = (end - start) as u64;
+            entries.push(Entry::TooLong { number, length });
+            return;
+        }
+        let blank = data
+            .get(start..end)
+            .unwrap_or_default()
+            .iter()
+            .all(|byte| matches!(byte, b' ' | b'\t' | b'\r'));
+        if !blank {
+            entries.push(Entry::Message { number, start, end });
+        }
+    };
+    for feed in memchr::memchr_iter(b'\n', data) {
+        number += 1;
+        push(number, start, feed);
+        start = feed + 1;
+    }
+    if start < data.len() {
+        number += 1;
+        push(number, start, data.len());
+    }
+    (entries, number)
 }
 
 fn work_on(
@@ -248,8 +330,8 @@ fn work_on(
                 Err(_) => return,
             }
         };
-        let verdicts = batch
-            .entries
+        let (entries, lines) = split_lines(&batch);
+        let verdicts = entries
             .iter()
             .map(|entry| match entry {
                 Entry::Message { start, end, .. } => {
@@ -266,7 +348,13 @@ fn work_on(
                 Entry::TooLong { number, length } => too_long(*number, *length).checked,
             })
             .collect();
-        if done.send(Done { batch, verdicts }).is_err() {
+        let finished = Done {
+            batch,
+            entries,
+            verdicts,
+            lines,
+        };
+        if done.send(finished).is_err() {
             return;
         }
     }
@@ -281,24 +369,34 @@ fn collect<E>(
 ) -> Result<(), StreamError<E>> {
     let mut waiting: BTreeMap<u64, Done> = BTreeMap::new();
     let mut next = 0;
+    // Lines before the block being passed on.
+    let mut before = 0;
     while let Ok(finished) = done.recv() {
         waiting.insert(finished.batch.sequence, finished);
-        while let Some(Done { batch, verdicts }) = waiting.remove(&next) {
+        while let Some(finished) = waiting.remove(&next) {
             next += 1;
-            for (entry, mut checked) in batch.entries.iter().zip(verdicts) {
+            let Done {
+                batch,
+                entries,
+                verdicts,
+                lines,
+            } = finished;
+            for (entry, mut checked) in entries.iter().zip(verdicts) {
                 let number = match entry {
                     Entry::Message { number, start, end } => {
+                        let number = before + number;
                         if semantic {
                             let bytes = batch.data.get(*start..*end).unwrap_or_default();
-                            finish(checker, semantic, *number, bytes, &mut checked);
+                            finish(checker, semantic, number, bytes, &mut checked);
                         }
-                        *number
+                        number
                     }
-                    Entry::TooLong { number, .. } => *number,
+                    Entry::TooLong { number, .. } => before + number,
                 };
                 sink(&LineVerdict { number, checked }).map_err(StreamError::Sink)?;
             }
-            // A batch that grew for one big line is not kept.
+            before += lines;
+            // A block that grew for one big line is not kept.
             if batch.data.capacity() <= 2 * BATCH_BYTES {
                 let _ = spare.send(batch);
             }
@@ -358,6 +456,101 @@ mod tests {
         // B3 on every 7th frames line (and B1), and the 20 garbage lines.
         assert_eq!(failed, 2000 / 7 + 1 + 20);
         assert_eq!(run(3), alone);
+    }
+
+    /// Every line's number and findings, checked on `threads` threads.
+    fn verdicts(input: &[u8], threads: usize) -> Vec<(usize, Vec<String>)> {
+        let validator = validator();
+        let mut seen = Vec::new();
+        check_stream(
+            input,
+            &validator,
+            StreamOptions {
+                semantic: false,
+                threads,
+            },
+            |verdict: &LineVerdict| -> Result<(), ()> {
+                let findings = verdict
+                    .checked
+                    .findings
+                    .iter()
+                    .map(|finding| format!("{} {:?}", finding.message, finding.position))
+                    .collect();
+                seen.push((verdict.number, findings));
+                Ok(())
+            },
+        )
+        .expect("checks");
+        seen
+    }
+
+    #[test]
+    fn blocks_cut_anywhere_give_the_verdicts_of_one_thread() {
+        let mut input = Vec::new();
+        let mut index = 0;
+        // Several blocks: lines of many lengths, one longer than a block, blank
+        // and whitespace-only lines, CRLF endings, garbage, a line over the
+        // limit in the middle, and a last line without its line feed.
+        while index < 4000 {
+            index += 1;
+            let goal = "g".repeat(index * 37 % 900);
+            let line = format!(
+                "{{\"type\":\"query\",\"id\":\"q{index}\",\"query\":{{\"goal\":\"{goal}\",\"max_frames\":1,\"max_tokens\":1}}}}"
+            );
+            input.extend_from_slice(line.as_bytes());
+            input.extend_from_slice(match index % 5 {
+                0 => b"\r\n",
+                1 => b"\n\n",
+                2 => b"\n \t\r\n",
+                _ => b"\n",
+            });
+            if index % 97 == 0 {
+                input.extend_from_slice(
+                    b"{\"type\":\"shutdown\",\"type\":\"shutdown\"}\nnot json\n",
+                );
+            }
+            if index == 500 {
+                let goal = "h".repeat(BATCH_BYTES + BATCH_BYTES / 2);
+                input.extend_from_slice(
+                    format!("{{\"type\":\"query\",\"query\":{{\"goal\":\"{goal}\",\"max_frames\":1,\"max_tokens\":1}}}}\n").as_bytes(),
+                );
+            }
+            // One that ends in the read crossing the limit, one far beyond it.
+            if index == 900 || index == 1500 {
+                let over = if index == 900 { 10 } else { 5 * READ_BYTES };
+                input.extend(std::iter::repeat_n(b'x', MAX_LINE_BYTES + over));
+                input.push(b'\n');
+            }
+        }
+        input.extend_from_slice(b"{\"type\":\"shutdown\"}");
+        let alone = verdicts(&input, 1);
+        assert!(alone.len() > 4000, "{}", alone.len());
+        assert!(input.len() > MAX_LINE_BYTES + 3 * BATCH_BYTES);
+        let too_long = alone
+            .iter()
+            .filter(|(_, findings)| findings.iter().any(|f| f.contains("byte limit")))
+            .count();
+        assert_eq!(too_long, 2);
+        let invalid = alone
+            .iter()
+            .filter(|(_, findings)| !findings.is_empty())
+            .count();
+        assert!(invalid > 2 * (index / 97), "{invalid}");
+        assert_eq!(alone.last().map(|(_, f)| f.is_empty()), Some(true));
+        for threads in [2, 3] {
+            let many = verdicts(&input, threads);
+            let first = alone
+                .iter()
+                .zip(&many)
+                .position(|(a, b)| a != b)
+                .map(|at| (&alone[at], &many[at]));
+            assert!(
+                many == alone,
+                "{threads} threads differ: {} lines, not {}; first difference {first:?}",
+                many.len(),
+                alone.len()
+            );
+        }
     }
 
     #[test]

@@ -97,7 +97,7 @@ impl<R: BufRead> LineReader<R> {
 
 /// Consumes input up to and including the next line feed; returns the number of
 /// bytes before it.
-fn skip_line(reader: &mut impl BufRead) -> io::Result<u64> {
+pub(crate) fn skip_line(reader: &mut impl BufRead) -> io::Result<u64> {
     let mut skipped = 0u64;
     loop {
         let available = match reader.fill_buf() {

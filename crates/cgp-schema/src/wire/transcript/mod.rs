@@ -38,6 +38,7 @@ mod unique;
 
 pub use checker::TranscriptChecker;
 pub use finding::{Checked, Finding, Layer};
+pub(crate) use lines::skip_line;
 pub use lines::{Line, LineReader};
 pub use message::{check_message, check_verdict, locate};
 pub use unique::parse_unique;
