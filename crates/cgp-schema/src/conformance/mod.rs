@@ -226,7 +226,7 @@ impl Step {
     }
 
     /// Every counted problem of the step, as (severity, side).
-    pub fn tally(&self) -> impl Iterator<Item = (Severity, Side)> + '_ {
+    pub(crate) fn tally(&self) -> impl Iterator<Item = (Severity, Side)> + '_ {
         let lines = self
             .messages
             .iter()

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 pub const INHERITED_ENV: &[&str] = &["PATH", "HOME", "LANG"];
 
 /// How many lines of the provider's standard error a report keeps.
-pub const DIAGNOSTIC_LINES: usize = 20;
+pub(crate) const DIAGNOSTIC_LINES: usize = 20;
 
 /// How many output lines may wait to be read; the child blocks beyond that.
 const QUEUED_LINES: usize = 4;

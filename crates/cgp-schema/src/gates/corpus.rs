@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 /// The info-string marker of a corpus block.
-pub const MARKER: &str = "cgp-example";
+pub(crate) const MARKER: &str = "cgp-example";
 
 /// What an example must do under the two profiles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

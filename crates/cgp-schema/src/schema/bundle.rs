@@ -122,15 +122,6 @@ impl Bundle {
         })
     }
 
-    /// The bundle's `$defs` names, sorted.
-    pub fn definitions(&self) -> Vec<&str> {
-        self.document
-            .get("$defs")
-            .and_then(Value::as_object)
-            .map(|defs| defs.keys().map(String::as_str).collect())
-            .unwrap_or_default()
-    }
-
     /// The variant tags, in `oneOf` order.
     pub fn tags(&self) -> Vec<&str> {
         variant_tags(&self.document)
@@ -145,7 +136,7 @@ impl Bundle {
 }
 
 /// The tags of the inline variants of a bundle document, in `oneOf` order.
-pub fn variant_tags(document: &Value) -> Vec<&str> {
+pub(crate) fn variant_tags(document: &Value) -> Vec<&str> {
     document
         .get("oneOf")
         .and_then(Value::as_array)
@@ -160,7 +151,7 @@ pub fn variant_tags(document: &Value) -> Vec<&str> {
 
 /// The published `$id` of a bundle: the source `$id` base's scheme and host, then
 /// `<version slug>/<profile>.schema.json`.
-pub fn bundle_id(set: &SchemaSet, profile: Profile) -> String {
+pub(crate) fn bundle_id(set: &SchemaSet, profile: Profile) -> String {
     let family = format!("{}/", set.version.family_slug());
     let root = set.id_base.strip_suffix(&family).unwrap_or(&set.id_base);
     format!("{root}{}/{profile}.schema.json", set.version.slug())

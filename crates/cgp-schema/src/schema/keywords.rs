@@ -49,7 +49,7 @@ pub fn is_annotation(keyword: &str) -> bool {
 }
 
 /// Keywords whose value is a map from names to subschemas.
-pub const SCHEMA_MAP_KEYWORDS: &[&str] = &[
+pub(crate) const SCHEMA_MAP_KEYWORDS: &[&str] = &[
     "properties",
     "patternProperties",
     "$defs",
@@ -57,7 +57,7 @@ pub const SCHEMA_MAP_KEYWORDS: &[&str] = &[
 ];
 
 /// Keywords whose value is one subschema.
-pub const SCHEMA_KEYWORDS: &[&str] = &[
+pub(crate) const SCHEMA_KEYWORDS: &[&str] = &[
     "items",
     "additionalProperties",
     "not",
@@ -72,10 +72,10 @@ pub const SCHEMA_KEYWORDS: &[&str] = &[
 ];
 
 /// Keywords whose value is an array of subschemas.
-pub const SCHEMA_ARRAY_KEYWORDS: &[&str] = &["oneOf", "anyOf", "allOf", "prefixItems"];
+pub(crate) const SCHEMA_ARRAY_KEYWORDS: &[&str] = &["oneOf", "anyOf", "allOf", "prefixItems"];
 
 /// Keywords whose value is data, not a subschema.
-pub const VALUE_KEYWORDS: &[&str] = &[
+pub(crate) const VALUE_KEYWORDS: &[&str] = &[
     "$schema",
     "$id",
     "$ref",
@@ -118,7 +118,7 @@ pub const VALUE_KEYWORDS: &[&str] = &[
 ];
 
 /// The project's own annotations (SPEC.md §Schema annotations).
-pub const CGP_ANNOTATIONS: &[&str] = &[
+pub(crate) const CGP_ANNOTATIONS: &[&str] = &[
     "x-cgp-protocol-version",
     "x-cgp-profile",
     "x-cgp-direction",
@@ -139,7 +139,7 @@ pub fn is_known(keyword: &str) -> bool {
 }
 
 /// The known keyword closest to a misspelt one, if any is close enough to suggest.
-pub fn suggestion(keyword: &str) -> Option<&'static str> {
+pub(crate) fn suggestion(keyword: &str) -> Option<&'static str> {
     SCHEMA_MAP_KEYWORDS
         .iter()
         .chain(SCHEMA_KEYWORDS)
@@ -177,7 +177,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 /// The JSON types a schema's `type` keyword names, in the order written and
 /// without `null`, and whether `null` is among them.
-pub fn declared_types(schema: &Map<String, Value>) -> (Vec<String>, bool) {
+pub(crate) fn declared_types(schema: &Map<String, Value>) -> (Vec<String>, bool) {
     let names: Vec<String> = match schema.get("type") {
         Some(Value::String(name)) => vec![name.clone()],
         Some(Value::Array(names)) => names
@@ -229,7 +229,7 @@ pub fn walk<'v>(
 
 /// Like [`walk`], but lets `visit` change each schema object. Children are visited
 /// after their parent, so a parent may reshape them first.
-pub fn walk_mut(schema: &mut Value, visit: &mut dyn FnMut(&mut Map<String, Value>)) {
+pub(crate) fn walk_mut(schema: &mut Value, visit: &mut dyn FnMut(&mut Map<String, Value>)) {
     let Value::Object(map) = schema else {
         return;
     };

@@ -106,7 +106,7 @@ impl FromStr for ProtocolVersion {
 }
 
 /// Parses `major.minor` (the `x-cgp-since` form) into numbers.
-pub fn parse_number(number: &str) -> Option<(u64, u64)> {
+pub(crate) fn parse_number(number: &str) -> Option<(u64, u64)> {
     let (major, minor) = number.split_once('.')?;
     let digits = |part: &str| {
         let canonical = !part.is_empty()

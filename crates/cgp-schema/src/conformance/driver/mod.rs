@@ -42,13 +42,13 @@ pub struct Options {
 }
 
 /// More unsolicited lines than this and the provider is flooding its output.
-pub const MAX_UNSOLICITED: usize = 64;
+pub(crate) const MAX_UNSOLICITED: usize = 64;
 /// At most this many declared kinds get a query of their own.
-pub const MAX_KINDS: usize = 8;
+pub(crate) const MAX_KINDS: usize = 8;
 /// At most this many held frames are sent in the `verify` request.
-pub const MAX_VERIFY_FRAMES: usize = 8;
+pub(crate) const MAX_VERIFY_FRAMES: usize = 8;
 /// At most this many file provenance links are re-read and hashed (D2).
-pub const MAX_REREAD: usize = 64;
+pub(crate) const MAX_REREAD: usize = 64;
 /// How long a provider that closed its output gets to exit before it is killed.
 const EXIT_GRACE: Duration = Duration::from_millis(500);
 

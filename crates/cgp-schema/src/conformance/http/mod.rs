@@ -185,7 +185,7 @@ fn split_authority(authority: &str) -> Option<(&str, u16)> {
 
 /// `localhost`, `127.0.0.0/8` or `[::1]`: a host whose traffic stays on the
 /// machine. A name that merely starts like one (`127.0.0.1.example.com`) is not.
-pub fn is_loopback(host: &str) -> bool {
+pub(crate) fn is_loopback(host: &str) -> bool {
     if host.eq_ignore_ascii_case("localhost") {
         return true;
     }

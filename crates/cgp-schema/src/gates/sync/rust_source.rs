@@ -42,7 +42,7 @@ impl RustSource {
     }
 
     /// Indexes one file's text.
-    pub fn add_file(&mut self, file: &str, text: &str) {
+    pub(crate) fn add_file(&mut self, file: &str, text: &str) {
         let mut current_type: Option<String> = None;
         let mut current_variant: Option<String> = None;
         let mut pending_rename: Option<String> = None;

@@ -45,7 +45,7 @@ impl Emit {
 }
 
 /// Parses an `x-cgp-direction` value.
-pub fn parse_direction(text: &str) -> Option<Direction> {
+pub(crate) fn parse_direction(text: &str) -> Option<Direction> {
     match text {
         "host-to-provider" => Some(Direction::HostToProvider),
         "provider-to-host" => Some(Direction::ProviderToHost),

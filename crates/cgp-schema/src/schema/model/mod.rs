@@ -17,8 +17,9 @@ mod shape;
 
 pub use find::Part;
 
-pub use annotations::{Annotations, Emit, parse_direction};
-pub use read::{definition_name, items_pointer, member_pointer};
+pub(crate) use annotations::parse_direction;
+pub use annotations::{Annotations, Emit};
+pub(crate) use read::{definition_name, items_pointer, member_pointer};
 pub use shape::{
     ArrayShape, Branch, IntegerShape, Limit, NumberShape, ObjectShape, Shape, StringShape,
     TaggedUnion, UnknownMembers, Vocabulary,
@@ -373,7 +374,7 @@ impl Protocol {
     }
 
     /// The named types each variant reaches, directly or through other types.
-    pub fn reached_by(&self, variant: &Variant) -> BTreeSet<String> {
+    pub(crate) fn reached_by(&self, variant: &Variant) -> BTreeSet<String> {
         let mut pending = Vec::new();
         for member in &variant.object.members {
             member.shape.references(&mut pending);
@@ -444,7 +445,7 @@ impl Protocol {
 
 /// The shape of one schema inside a bundle-shaped `document`, as a validator
 /// reads it.
-pub fn shape_in(document: &Value, schema: &Value) -> Shape {
+pub(crate) fn shape_in(document: &Value, schema: &Value) -> Shape {
     let place = |pointer: &str| Place {
         pointer: pointer.to_owned(),
         location: None,
@@ -459,7 +460,7 @@ pub fn shape_in(document: &Value, schema: &Value) -> Shape {
 
 /// Calls `visit` on every shape inside `shape`, with the place of the member that
 /// holds it.
-pub fn walk_shape(shape: &Shape, at: &Place, visit: &mut dyn FnMut(&Shape, &Place)) {
+pub(crate) fn walk_shape(shape: &Shape, at: &Place, visit: &mut dyn FnMut(&Shape, &Place)) {
     visit(shape, at);
     match shape {
         Shape::Array(array) => walk_shape(&array.items, at, visit),

@@ -548,7 +548,7 @@ impl Checker<'_> {
 /// {"enum": [the same values]}}` for every other string.
 /// `root` is the document `#` pointers resolve in: the file itself for a source
 /// schema, the whole bundle for a bundled one.
-pub fn open_vocabulary_values(schema: &Value, root: &Value) -> Result<Vec<String>, String> {
+fn open_vocabulary_values(schema: &Value, root: &Value) -> Result<Vec<String>, String> {
     let shape = "an open vocabulary is `oneOf: [{\"$ref\": \"#/$defs/Known…\"}, {\"type\": \"string\", \"not\": {\"enum\": [...]}}]` with the known values listed in both places";
     let Some([known_branch, other]) = schema
         .get("oneOf")

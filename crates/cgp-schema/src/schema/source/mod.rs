@@ -13,7 +13,6 @@ mod files;
 mod lints;
 
 pub use files::{MAX_SCHEMA_FILE_BYTES, read_bounded, read_schema_dir, read_text_bounded};
-pub use lints::open_vocabulary_values;
 pub(crate) use lints::pure_reference;
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
@@ -163,7 +162,7 @@ impl SchemaSet {
     }
 
     /// Whether `path` is one of the envelope's variant files.
-    pub fn is_variant(&self, path: &str) -> bool {
+    pub(crate) fn is_variant(&self, path: &str) -> bool {
         self.variants.iter().any(|variant| variant.path == path)
     }
 

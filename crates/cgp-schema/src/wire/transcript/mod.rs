@@ -7,7 +7,7 @@
 //!    duplicate member names, trailing characters, a non-JSON line, and integer
 //!    members written with a float spelling (`1.0`, `-0`, `1e2`);
 //! 2. the **wire shape**, by the bundle's schema for the variant the `type` tag
-//!    names ([`Validator`]);
+//!    names ([`Validator`](crate::validate::Validator));
 //! 3. the reference decoder: a schema-valid message is also decoded with
 //!    [`cgp_types`], which decodes exactly like the reference decoder, so nothing
 //!    it rejects passes. Its leniencies (the array form of structs, `{"compact":
@@ -19,11 +19,11 @@
 //!
 //! Valid messages take a fast path: one parse with `serde_json` (duplicate
 //! member names are caught during that parse), one `is_valid` and one decode.
-//! Only an invalid message is parsed again with [`json_text`] to locate its
+//! Only an invalid message is parsed again with [`json_text`](crate::json_text) to locate its
 //! errors. [`check_verdict`], for callers that need the verdict but not the
 //! decoded message, skips the decode where it cannot change the verdict (see
-//! [`check_verdict`] for why); when the [`Validator`] carries a single-pass
-//! check generated from its bundle ([`Validator::with_precheck`]), a message it
+//! [`check_verdict`] for why); when the [`Validator`](crate::validate::Validator) carries a single-pass
+//! check generated from its bundle ([`Validator::with_precheck`](crate::validate::Validator::with_precheck)), a message it
 //! accepts is never parsed into a `Value` at all, and one it rejects takes the
 //! path above, which explains it.
 
