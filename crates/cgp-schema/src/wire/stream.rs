@@ -23,8 +23,10 @@ use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// A block is handed to a worker once it holds this many bytes (cut after
-/// its last whole line).
-pub const BATCH_BYTES: usize = 1 << 20;
+/// its last whole line): small enough that a few MB of short lines make dozens
+/// of blocks for the workers to share, large enough that handing one over costs
+/// nothing beside checking it.
+pub const BATCH_BYTES: usize = 256 << 10;
 /// How much the reader asks of the input at a time.
 const READ_BYTES: usize = 64 << 10;
 /// Lines longer than this are checked one at a time, whatever the thread count,
@@ -118,10 +120,10 @@ where
         return Ok(());
     }
     let threads = options.threads;
-    let (work_sender, work_receiver) = sync_channel::<Batch>(threads);
-    let (done_sender, done_receiver) = sync_channel::<Done>(threads);
+    let (work_sender, work_receiver) = sync_channel::<Batch>(2 * threads);
+    let (done_sender, done_receiver) = sync_channel::<Done>(2 * threads);
     let work_receiver = Arc::new(Mutex::new(work_receiver));
-    // Checked batches go back to the reader to be filled again: a fresh 1 MiB
+    // Checked batches go back to the reader to be filled again: a fresh
     // batch each time cost page faults on the thread every worker waits for.
     let (spare_sender, spare_receiver) = channel::<Batch>();
     let big_line = Mutex::new(());
@@ -200,7 +202,7 @@ fn read_batches<R: BufRead>(
 ) -> io::Result<()> {
     let mut sequence = 0;
     // A block the collector is done with, or a new one full-size from the
-    // start: growing a block to 1 MiB by doubling copied its bytes again, on
+    // start: growing a block to full size by doubling copied its bytes again, on
     // the thread every worker waits for.
     let fresh = |sequence| match spare.try_recv() {
         Ok(mut batch) => {
