@@ -4,20 +4,22 @@
 //! nothing here prints or writes files: front ends (`cargo xtask`, `cgp`) render
 //! what these functions return.
 //!
-//! The source is grouped by layer, each depending only on those above it; the
-//! public modules are the leaves, all at the crate root:
+//! The source is grouped by layer, each depending only on those above it
+//! (`tests/layers.rs` holds the crate to that order); the public modules are the
+//! leaves, all at the crate root:
 //!
 //! - text: JSON text with positions ([`json_text`]) and [`diagnostic`]s.
 //! - schema: loading ([`source`]), bundling ([`bundle`](mod@bundle)),
 //!   [`keywords`], [`version`]s and the protocol [`model`] every gate and
 //!   generator reads.
-//! - wire: checking messages: one value ([`validate`]), NDJSON lines
-//!   ([`transcript`]) and whole streams ([`stream`]).
 //! - [`semantic`]: the semantic rules of SPEC.md (B1, B3, F1, D1, P1–P3, H4, …).
-//! - [`conformance`]: drive a live provider as a host would and judge both sides.
-//! - compat: what changed between versions ([`classify`]) and the released
-//!   versions ([`release`], [`reissue`]).
+//! - wire: checking messages: one value ([`validate`]), NDJSON lines
+//!   ([`transcript`], which applies the semantic rules) and whole streams
+//!   ([`stream`]).
 //! - gates: the SPEC.md [`corpus`] and the [`sync`] gate.
+//! - compat: what changed between versions ([`classify`]) and the released
+//!   versions ([`release`], [`reissue`], which replays the corpus).
+//! - [`conformance`]: drive a live provider as a host would and judge both sides.
 
 // Input-derived data never panics the library: no unwrap/expect/panic and no
 // unchecked indexing outside tests (SECURITY.md). Tests may assert freely.

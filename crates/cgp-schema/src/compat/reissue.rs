@@ -10,7 +10,8 @@
 use crate::bundle::{Bundle, Profile};
 use crate::classify::{self, Side};
 use crate::corpus::Example;
-use crate::validate::{Validator, short};
+use crate::text::shown::short;
+use crate::validate::Validator;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 

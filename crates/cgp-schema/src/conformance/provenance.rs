@@ -7,6 +7,7 @@
 //! link that addresses anything else is [`Reread::Unchecked`], never a
 //! failure: the provider's files need not be on the host's machine.
 
+use crate::text::shown::hex;
 use cgp_types::Provenance;
 use sha2::{Digest, Sha256};
 use std::io::Read;
@@ -61,17 +62,6 @@ pub fn reread(link: &Provenance) -> Reread {
 /// `sha256:` and the lowercase hex SHA-256 of `bytes`.
 pub fn sha256_digest(bytes: &[u8]) -> String {
     format!("sha256:{}", hex(&Sha256::digest(bytes)))
-}
-
-/// Lowercase hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes
-        .iter()
-        .fold(String::with_capacity(bytes.len() * 2), |mut text, byte| {
-            let _ = write!(text, "{byte:02x}");
-            text
-        })
 }
 
 /// The local path of a `file:///path` or `file://localhost/path` URI, with

@@ -139,7 +139,7 @@ pub fn root_from_proof(commitment: &Hash, proof: &InclusionProof) -> Option<Hash
 
 /// `sha256:` and the lowercase hex of `hash`.
 pub fn digest_text(hash: &Hash) -> String {
-    format!("sha256:{}", crate::conformance::provenance::hex(hash))
+    format!("sha256:{}", crate::text::shown::hex(hash))
 }
 
 /// The 32 bytes of a well-formed `sha256:<64 lowercase hex>` digest.

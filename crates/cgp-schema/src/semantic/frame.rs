@@ -119,7 +119,7 @@ pub(super) fn frame_rules(
 }
 
 pub(super) fn quoted(text: &str) -> String {
-    crate::validate::short(&serde_json::Value::String(text.to_owned()))
+    crate::text::shown::short(&serde_json::Value::String(text.to_owned()))
 }
 
 pub(super) fn timestamp(value: Option<&String>, pointer: &str, out: &mut Out<'_>) {

@@ -56,7 +56,7 @@ pub const MAX_PENDING_QUERIES: usize = 4096;
 
 /// An id as a message shows it: at most 80 bytes of it.
 fn shown_id(id: &str) -> String {
-    crate::validate::cut(id, 80)
+    crate::text::shown::cut(id, 80)
 }
 
 /// How many bytes of query ids, kinds, anchors and `as_of` a [`Session`]

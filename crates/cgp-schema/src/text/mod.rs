@@ -1,5 +1,6 @@
-//! The text layer: JSON text with a position for every pointer, and the
-//! diagnostics every problem becomes.
+//! The text layer: JSON text with a position for every pointer, the
+//! diagnostics every problem becomes, and how values are shown in messages.
 
 pub mod diagnostic;
 pub mod json_text;
+pub(crate) mod shown;

@@ -12,6 +12,7 @@ use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::json_text;
 use crate::model::{Emit, Part, Protocol, Reading, Shape};
 use crate::source::Target;
+use crate::text::shown::{cut, short};
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{Draft, ValidationError};
 use serde_json::{Value, json};
@@ -590,21 +591,4 @@ pub fn describe(value: &Value) -> String {
         Value::Array(items) => format!("an array of {} item(s)", items.len()),
         Value::Object(_) => "an object".into(),
     }
-}
-
-/// A JSON value rendered compactly and cut to a readable length.
-pub fn short(value: &Value) -> String {
-    cut(&value.to_string(), 80)
-}
-
-/// `text`, cut to at most `max` bytes on a character boundary, with `…` when cut.
-pub fn cut(text: &str, max: usize) -> String {
-    if text.len() <= max {
-        return text.to_owned();
-    }
-    let mut end = max.saturating_sub(3);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &text[..end])
 }

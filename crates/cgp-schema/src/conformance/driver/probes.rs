@@ -36,7 +36,7 @@ impl Driver<'_> {
         };
         let mut query = self.new_query(Vec::new(), 5, 2000);
         query.anchors = vec![anchor.clone()];
-        let name = format!("query anchors=[{}]", crate::validate::cut(&anchor, 80));
+        let name = format!("query anchors=[{}]", crate::text::shown::cut(&anchor, 80));
         if let Some(Envelope::Frames { result, .. }) = self.query(&name, query, false) {
             let anchors = [anchor];
             if !result
@@ -49,7 +49,7 @@ impl Driver<'_> {
                     Rule::G3,
                     format!(
                         "no frame of the answer is anchored on \"{}\", a URI from the provider's own earlier answers",
-                        crate::validate::cut(&anchors[0], 80)
+                        crate::text::shown::cut(&anchors[0], 80)
                     ),
                 );
             }
