@@ -37,10 +37,13 @@ pub fn validator(version: &str, profile: Profile) -> Result<Validator, String> {
     let text = text(version, profile)
         .ok_or_else(|| format!("no embedded {profile} bundle for {version}"))?;
     let bundle = Bundle::from_published(text)?;
-    let validator = Validator::new(&bundle).map_err(|problems| problems.to_string())?;
+    // The single-pass check judges every message; jsonschema explains the
+    // rejected ones, so its validators are compiled only when one is.
     Ok(match cgp_validator::for_bundle(version, profile.as_str()) {
-        Some(precheck) => validator.with_precheck(precheck),
-        None => validator,
+        Some(precheck) => Validator::deferred(&bundle)
+            .map_err(|problems| problems.to_string())?
+            .with_precheck(precheck),
+        None => Validator::new(&bundle).map_err(|problems| problems.to_string())?,
     })
 }
 

@@ -55,11 +55,13 @@ const MAX_NAMES_LISTED: usize = 10;
 pub struct Validator {
     profile: Profile,
     document: Value,
-    /// The model of the bundle, which explanations of failed keywords read.
-    protocol: Protocol,
+    /// The model of the bundle, which explanations of failed keywords read;
+    /// read on the first explanation.
+    protocol: OnceLock<Protocol>,
     origins: Origins,
     tags: Vec<String>,
-    variants: BTreeMap<String, (usize, jsonschema::Validator)>,
+    /// Each variant's validator, by tag.
+    variants: BTreeMap<String, VariantValidator>,
     /// The bundle's `$defs`, which every validator carries.
     defs: Value,
     /// One validator per named type, compiled on first use: a checker of
@@ -79,6 +81,24 @@ impl fmt::Debug for Validator {
     }
 }
 
+/// The validator of one variant: its place in the bundle's `oneOf` and the
+/// compiled validator, compiled when built ([`Validator::new`]) or on first
+/// use ([`Validator::deferred`]).
+struct VariantValidator {
+    index: usize,
+    compiled: OnceLock<Result<jsonschema::Validator, String>>,
+}
+
+/// A variant's schema on its own: its `oneOf` branch with the `$defs` it
+/// reaches.
+fn variant_schema(branch: &Value, defs: &Value) -> Value {
+    let mut schema = branch.clone();
+    if let Some(map) = schema.as_object_mut() {
+        map.insert("$defs".into(), reachable_defs(defs, branch));
+    }
+    schema
+}
+
 fn compile(schema: &Value) -> Result<jsonschema::Validator, String> {
     jsonschema::options()
         .with_draft(Draft::Draft202012)
@@ -87,20 +107,31 @@ fn compile(schema: &Value) -> Result<jsonschema::Validator, String> {
 }
 
 impl Validator {
-    /// Compiles one validator per variant of `bundle`; the validator of a named
-    /// type is compiled the first time a value is validated as that type.
+    /// Compiles one validator per variant of `bundle`, and reports each that
+    /// does not compile; the validator of a named type is compiled the first
+    /// time a value is validated as that type.
     pub fn new(bundle: &Bundle) -> Result<Self, Diagnostics> {
+        Self::read(bundle, true)
+    }
+
+    /// A validator that compiles each variant's validator the first time a
+    /// message of that variant needs it, for a bundle already known to compile:
+    /// a published one, which codegen's gates compiled. With a single-pass check
+    /// ([`Self::with_precheck`]) a valid message never needs one, so a stream of
+    /// valid messages starts without compiling any. A variant that turns out not
+    /// to compile gets a violation saying so.
+    pub fn deferred(bundle: &Bundle) -> Result<Self, Diagnostics> {
+        Self::read(bundle, false)
+    }
+
+    fn read(bundle: &Bundle, compile_now: bool) -> Result<Self, Diagnostics> {
         let document = &bundle.document;
         let defs = document.get("$defs").cloned().unwrap_or_else(|| json!({}));
         let mut problems = Vec::new();
         let mut variants = BTreeMap::new();
         let mut tags = Vec::new();
-        let branches = document
-            .get("oneOf")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        for (index, branch) in branches.iter().enumerate() {
+        let branches = document.get("oneOf").and_then(Value::as_array);
+        for (index, branch) in branches.into_iter().flatten().enumerate() {
             let Some(tag) = branch
                 .pointer("/properties/type/const")
                 .and_then(Value::as_str)
@@ -111,20 +142,23 @@ impl Validator {
                 ));
                 continue;
             };
-            let mut schema = branch.clone();
-            if let Some(map) = schema.as_object_mut() {
-                map.insert("$defs".into(), reachable_defs(&defs, branch));
-            }
-            match compile(&schema) {
-                Ok(validator) => {
-                    tags.push(tag.to_owned());
-                    variants.insert(tag.to_owned(), (index, validator));
+            let compiled = OnceLock::new();
+            if compile_now {
+                match compile(&variant_schema(branch, &defs)) {
+                    Ok(validator) => {
+                        let _ = compiled.set(Ok(validator));
+                    }
+                    Err(message) => {
+                        problems.push(Diagnostic::file(
+                            "bundle",
+                            format!("/oneOf/{index}: {message}"),
+                        ));
+                        continue;
+                    }
                 }
-                Err(message) => problems.push(Diagnostic::file(
-                    "bundle",
-                    format!("/oneOf/{index}: {message}"),
-                )),
             }
+            tags.push(tag.to_owned());
+            variants.insert(tag.to_owned(), VariantValidator { index, compiled });
         }
         // Every named type a variant reaches compiled with it; one that fails to
         // compile later is reported by `validate`.
@@ -143,7 +177,7 @@ impl Validator {
         Ok(Self {
             profile: bundle.profile,
             document: document.clone(),
-            protocol: Protocol::read(document, Reading::Validator, &|_| None),
+            protocol: OnceLock::new(),
             origins: bundle.origins.clone(),
             tags,
             variants,
@@ -161,6 +195,27 @@ impl Validator {
             precheck: Some(precheck),
             ..self
         }
+    }
+
+    /// The model of the bundle, read the first time it is needed.
+    fn protocol(&self) -> &Protocol {
+        self.protocol
+            .get_or_init(|| Protocol::read(&self.document, Reading::Validator, &|_| None))
+    }
+
+    /// The validator of `variant`, compiled the first time it is needed.
+    fn compiled<'v>(
+        &self,
+        variant: &'v VariantValidator,
+    ) -> &'v Result<jsonschema::Validator, String> {
+        variant.compiled.get_or_init(|| {
+            let branch = self
+                .document
+                .get("oneOf")
+                .and_then(|branches| branches.get(variant.index))
+                .unwrap_or(&Value::Null);
+            compile(&variant_schema(branch, &self.defs))
+        })
     }
 
     /// The single-pass check, when one was given.
@@ -240,10 +295,11 @@ impl Validator {
     /// reasons are not needed.
     pub fn is_valid_envelope(&self, envelope: &Value) -> bool {
         match self.dispatch(envelope) {
-            Ok(tag) => self
-                .variants
-                .get(tag)
-                .is_some_and(|(_, validator)| validator.is_valid(envelope)),
+            Ok(tag) => self.variants.get(tag).is_some_and(|variant| {
+                self.compiled(variant)
+                    .as_ref()
+                    .is_ok_and(|validator| validator.is_valid(envelope))
+            }),
             Err(_) => false,
         }
     }
@@ -254,11 +310,20 @@ impl Validator {
             Ok(tag) => tag,
             Err(violation) => return vec![violation],
         };
-        let Some((index, validator)) = self.variants.get(tag) else {
+        let Some(variant) = self.variants.get(tag) else {
             return Vec::new();
         };
-        let prefix = format!("/oneOf/{index}");
-        self.collect(validator, envelope, &prefix)
+        let prefix = format!("/oneOf/{}", variant.index);
+        match self.compiled(variant) {
+            Ok(validator) => self.collect(validator, envelope, &prefix),
+            Err(message) => vec![Violation {
+                instance_path: String::new(),
+                schema_path: prefix,
+                message: format!(
+                    "the bundle's schema of variant `{tag}` does not compile: {message}"
+                ),
+            }],
+        }
     }
 
     /// Every violation in a bare value of the named type (`Envelope` dispatches on
@@ -387,7 +452,7 @@ impl Validator {
     /// `keyword_path`, an evaluation path into the bundle.
     fn owner(&self, keyword_path: &str) -> Option<Part<'_>> {
         let cut = keyword_path.rfind('/')?;
-        self.protocol
+        self.protocol()
             .part_at(&self.bundle_pointer(keyword_path.get(..cut)?)?)
     }
 

@@ -234,3 +234,67 @@ fn reader_skips_blank_and_overlong_lines() {
         Some(Line::Message { .. })
     ));
 }
+
+/// A deferred validator compiles nothing up front and then judges and explains
+/// every corpus line exactly as an eagerly compiled one does.
+#[test]
+fn a_deferred_validator_gives_the_same_findings() {
+    let eager = validator();
+    let path = format!(
+        "{}/../../generated/schema/{}/interop.schema.json",
+        env!("CARGO_MANIFEST_DIR"),
+        cgp_types::PROTOCOL_VERSION
+            .parse::<crate::ProtocolVersion>()
+            .expect("version")
+            .slug()
+    );
+    let text = std::fs::read_to_string(path).expect("the published bundle");
+    let bundle = crate::bundle::Bundle::from_published(&text).expect("a bundle");
+    let deferred = Validator::deferred(&bundle).expect("reads");
+    let markdown = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../SPEC.md"))
+        .expect("SPEC.md");
+    let examples = crate::corpus::extract("SPEC.md", &markdown).expect("corpus");
+    let mut invalid = 0;
+    for example in examples.iter().filter(|e| e.target == "Envelope") {
+        let line = example.as_line();
+        let expected = check_message(&eager, line.as_bytes()).findings;
+        invalid += usize::from(!expected.is_empty());
+        assert_eq!(
+            check_message(&deferred, line.as_bytes()).findings,
+            expected,
+            "{}",
+            example.name
+        );
+    }
+    assert!(invalid > 10, "only {invalid} invalid examples");
+}
+
+/// A variant whose schema does not compile: `new` refuses the bundle, and a
+/// deferred validator says so on the first message of that variant.
+#[test]
+fn a_variant_that_does_not_compile_is_named() {
+    let document = serde_json::json!({
+        "x-cgp-profile": "interop",
+        "oneOf": [{
+            "type": "object",
+            "properties": {"type": {"const": "ping"}, "p": {"type": "string", "pattern": "("}}
+        }],
+        "$defs": {}
+    });
+    let bundle = crate::bundle::Bundle::from_published(&document.to_string()).expect("a bundle");
+    let refused = Validator::new(&bundle).expect_err("does not compile");
+    assert!(refused.to_string().contains("/oneOf/0"), "{refused}");
+    let deferred = Validator::deferred(&bundle).expect("reads");
+    let line = serde_json::json!({"type": "ping", "p": "x"});
+    assert!(!deferred.is_valid_envelope(&line));
+    let violations = deferred.validate_envelope(&line);
+    assert_eq!(violations.len(), 1, "{violations:?}");
+    assert_eq!(violations[0].schema_path, "/oneOf/0");
+    assert!(
+        violations[0]
+            .message
+            .starts_with("the bundle's schema of variant `ping` does not compile"),
+        "{}",
+        violations[0].message
+    );
+}
