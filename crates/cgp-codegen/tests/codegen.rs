@@ -6,53 +6,11 @@ use cgp_codegen::output::{self, Drift, FileSystem, RealFileSystem};
 use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+mod support;
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create directory");
-    for entry in std::fs::read_dir(from).expect("read directory") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("file type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy file");
-        }
-    }
-}
-
-struct Tree(PathBuf);
-
-impl Tree {
-    fn new(name: &str) -> Self {
-        let root = std::env::temp_dir().join(format!("cgp-codegen-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        copy_dir(&repo().join("schema"), &root.join("schema"));
-        for owned in output::OWNED_DIRS {
-            copy_dir(&repo().join(owned), &root.join(owned));
-        }
-        std::fs::copy(repo().join("SPEC.md"), root.join("SPEC.md")).expect("copy SPEC.md");
-        Tree(root)
-    }
-
-    fn read(&self, file: &str) -> String {
-        std::fs::read_to_string(self.0.join(file)).expect("read")
-    }
-
-    fn write(&self, file: &str, text: &str) {
-        std::fs::write(self.0.join(file), text).expect("write");
-    }
-}
-
-impl Drop for Tree {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use support::{Tree, repo};
 
 #[test]
 fn output_is_byte_identical_across_runs_and_locations() {
