@@ -210,17 +210,24 @@ fn package(root: &std::path::Path, options: &[String]) -> ExitCode {
         .as_array()
         .cloned()
         .unwrap_or_default();
-    let publishable: Vec<&str> = metadata["packages"]
+    let packages: Vec<(&str, &str)> = metadata["packages"]
         .as_array()
         .into_iter()
         .flatten()
         .filter(|package| members.contains(&package["id"]))
         .filter(|package| package["publish"] != serde_json::json!([]))
-        .filter_map(|package| package["name"].as_str())
+        .filter_map(|package| Some((package["name"].as_str()?, package["version"].as_str()?)))
         .collect();
-    if publishable.is_empty() {
+    if packages.is_empty() {
         return fail(&"no workspace crate allows publishing");
     }
+    let target = metadata["target_directory"]
+        .as_str()
+        .map_or_else(|| root.join("target"), PathBuf::from);
+    if let Err(problem) = forget_earlier_packages(&packages, &target) {
+        return fail(&problem);
+    }
+    let publishable: Vec<&str> = packages.iter().map(|(name, _)| *name).collect();
     let mut command = std::process::Command::new(&cargo);
     command.arg("package");
     for name in &publishable {
@@ -234,6 +241,62 @@ fn package(root: &std::path::Path, options: &[String]) -> ExitCode {
         )),
         Err(error) => fail(&format!("cannot run cargo: {error}")),
     }
+}
+
+/// Cargo verifies the packages of a workspace against each other through a
+/// local registry: it unpacks each into `$CARGO_HOME/registry/src/-<hash>/`
+/// and builds it as a registry crate. Both steps trust what an earlier run left
+/// for the same name and version (an unpacked copy is reused, a registry
+/// crate's build is never stale), so after a source change the verification
+/// would build the old code. For the crates about to be packaged, both are
+/// removed: the unpacked copies, and their build fingerprints under `target`.
+fn forget_earlier_packages(
+    packages: &[(&str, &str)],
+    target: &std::path::Path,
+) -> Result<(), String> {
+    let remove = |path: &std::path::Path| {
+        std::fs::remove_dir_all(path)
+            .map_err(|error| format!("cannot remove the stale {}: {error}", path.display()))
+    };
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")));
+    let registries = home
+        .and_then(|home| std::fs::read_dir(home.join("registry/src")).ok())
+        .into_iter()
+        .flatten()
+        .flatten()
+        // Local registries have no host, so their directory name starts with `-`.
+        .filter(|registry| registry.file_name().to_string_lossy().starts_with('-'));
+    for registry in registries {
+        for (name, version) in packages {
+            let unpacked = registry.path().join(format!("{name}-{version}"));
+            if unpacked.is_dir() {
+                remove(&unpacked)?;
+            }
+        }
+    }
+    for profile in ["debug", "release"] {
+        let fingerprints = target.join(profile).join(".fingerprint");
+        for entry in std::fs::read_dir(&fingerprints)
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let file_name = entry.file_name();
+            let file_name = file_name.to_string_lossy();
+            let ours = packages.iter().any(|(name, _)| {
+                file_name
+                    .strip_prefix(name)
+                    .and_then(|rest| rest.strip_prefix('-'))
+                    .is_some_and(|hash| hash.chars().all(|c| c.is_ascii_hexdigit()))
+            });
+            if ours {
+                remove(&entry.path())?;
+            }
+        }
+    }
+    Ok(())
 }
 
 fn peers() -> ExitCode {
