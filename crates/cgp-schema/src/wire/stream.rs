@@ -13,7 +13,8 @@
 //! about [`BATCH_BYTES`] bytes (or one line up to `MAX_LINE_BYTES`).
 
 use crate::transcript::{
-    Checked, Finding, Line, LineReader, TranscriptChecker, check_message, check_verdict, skip_line,
+    Checked, Finding, Line, LineReader, TranscriptChecker, check_message, check_verdict, is_blank,
+    skip_line,
 };
 use crate::validate::Validator;
 use cgp_types::MAX_LINE_BYTES;
@@ -296,11 +297,7 @@ fn split_lines(batch: &Batch) -> (Vec<Entry>, usize) {
             entries.push(Entry::TooLong { number, length });
             return;
         }
-        let blank = data
-            .get(start..end)
-            .unwrap_or_default()
-            .iter()
-            .all(|byte| matches!(byte, b' ' | b'\t' | b'\r'));
+        let blank = is_blank(data.get(start..end).unwrap_or_default());
         if !blank {
             entries.push(Entry::Message { number, start, end });
         }

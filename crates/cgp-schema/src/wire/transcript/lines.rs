@@ -78,12 +78,7 @@ impl<R: BufRead> LineReader<R> {
                     length,
                 }));
             }
-            if self.skip_blank
-                && self
-                    .buffer
-                    .iter()
-                    .all(|byte| matches!(byte, b' ' | b'\t' | b'\r'))
-            {
+            if self.skip_blank && is_blank(&self.buffer) {
                 continue;
             }
             return Ok(Some(Line::Message {
@@ -93,6 +88,12 @@ impl<R: BufRead> LineReader<R> {
             }));
         }
     }
+}
+
+/// Whether a line holds only spaces, tabs and carriage returns: a blank line,
+/// which readers of a transcript skip.
+pub(crate) fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(|byte| matches!(byte, b' ' | b'\t' | b'\r'))
 }
 
 /// Consumes input up to and including the next line feed; returns the number of

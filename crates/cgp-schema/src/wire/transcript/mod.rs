@@ -38,17 +38,17 @@ mod unique;
 
 pub use checker::TranscriptChecker;
 pub use finding::{Checked, Finding, Layer};
-pub(crate) use lines::skip_line;
 pub use lines::{Line, LineReader};
+pub(crate) use lines::{is_blank, skip_line};
 pub use message::{check_message, check_verdict, locate};
 pub use unique::parse_unique;
 
 #[cfg(test)]
 use crate::validate::Validator;
 
-/// A validator for the published interop bundle, for tests.
+/// The published interop bundle of the working version, for tests.
 #[cfg(test)]
-pub(crate) fn published_interop_validator() -> Validator {
+pub(crate) fn published_interop_bundle() -> crate::bundle::Bundle {
     let version: crate::ProtocolVersion = cgp_types::PROTOCOL_VERSION.parse().expect("version");
     let path = format!(
         "{}/../../generated/schema/{}/interop.schema.json",
@@ -56,6 +56,11 @@ pub(crate) fn published_interop_validator() -> Validator {
         version.slug()
     );
     let text = std::fs::read_to_string(path).expect("the published bundle");
-    let bundle = crate::bundle::Bundle::from_published(&text).expect("a bundle");
-    Validator::new(&bundle).expect("compiles")
+    crate::bundle::Bundle::from_published(&text).expect("a bundle")
+}
+
+/// A validator for the published interop bundle, for tests.
+#[cfg(test)]
+pub(crate) fn published_interop_validator() -> Validator {
+    Validator::new(&published_interop_bundle()).expect("compiles")
 }

@@ -240,16 +240,7 @@ fn reader_skips_blank_and_overlong_lines() {
 #[test]
 fn a_deferred_validator_gives_the_same_findings() {
     let eager = validator();
-    let path = format!(
-        "{}/../../generated/schema/{}/interop.schema.json",
-        env!("CARGO_MANIFEST_DIR"),
-        cgp_types::PROTOCOL_VERSION
-            .parse::<crate::ProtocolVersion>()
-            .expect("version")
-            .slug()
-    );
-    let text = std::fs::read_to_string(path).expect("the published bundle");
-    let bundle = crate::bundle::Bundle::from_published(&text).expect("a bundle");
+    let bundle = published_interop_bundle();
     let deferred = Validator::deferred(&bundle).expect("reads");
     let markdown = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../SPEC.md"))
         .expect("SPEC.md");
