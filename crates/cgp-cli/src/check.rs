@@ -3,15 +3,19 @@
 
 use crate::exit::Exit;
 use crate::github::{Annotation, Level};
-use crate::render::{Format, finding_json, finding_text};
+use crate::progress::{self, Progress, Verbosity};
+use crate::render::{Format, finding_text, json_pretty};
 use crate::style::{Style, printable};
 use cgp_schema::Validator;
-use cgp_schema::conformance::http::{Bearer, Endpoint, HttpProvider};
+use cgp_schema::conformance::http::{Bearer, Endpoint, Header, HttpProvider, Roots};
 use cgp_schema::conformance::stdio::{ChildProvider, Launch};
-use cgp_schema::conformance::{self, Message, Outcome, Peer, Report, Severity, Side, Step};
-use serde_json::{Value, json};
+use cgp_schema::conformance::{self, Event, Message, Outcome, Peer, Report, Severity, Side, Step};
+use cgp_schema::report::baseline::{self, Baseline, Command, Entry, Matcher};
+use cgp_schema::report::check::{BaselineUse, CheckReport, Target};
+use cgp_schema::report::junit::{self, Case, Failure, Suite};
 use std::ffi::OsString;
 use std::io::{self, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -25,12 +29,19 @@ pub enum Provider {
         /// Variables to set besides the inherited PATH, HOME and LANG.
         env: Vec<(OsString, OsString)>,
     },
-    /// An HTTP endpoint, and the variable holding its bearer token.
+    /// An HTTP endpoint, the credentials and headers to send it, and the
+    /// roots to verify its certificate against.
     Http {
         /// The endpoint URL.
         url: String,
         /// The name of the environment variable with the token.
         bearer_env: Option<String>,
+        /// Plain headers, `Name: value`.
+        headers: Vec<String>,
+        /// Secret headers, `Name=VAR`: the value is in the variable VAR.
+        header_env: Vec<String>,
+        /// A PEM file of the only certificate authorities to trust.
+        ca_cert: Option<std::path::PathBuf>,
     },
 }
 
@@ -41,16 +52,34 @@ pub struct Options {
     pub format: Format,
     /// Seconds to wait for each reply and for the exit after `shutdown`.
     pub timeout: Duration,
+    /// Seconds to wait for a reply the protocol does not require (a SHOULD).
+    pub should_wait: Duration,
     /// The provider.
     pub provider: Provider,
+    /// The baseline to apply.
+    pub baseline: Option<PathBuf>,
+    /// Where to write a baseline of this run's errors.
+    pub write_baseline: Option<PathBuf>,
+    /// How much to say.
+    pub verbosity: Verbosity,
 }
 
 /// What the report says it checked: the command line, or the URL.
 struct Checked {
-    /// `command` or `url`, the member of the JSON report.
-    member: &'static str,
-    value: Value,
+    /// The command line's words, for a stdio provider.
+    command: Option<Vec<String>>,
+    /// The endpoint, for an HTTP provider.
+    url: Option<String>,
     text: String,
+}
+
+impl Checked {
+    fn target(&self) -> Target<'_> {
+        match (&self.command, &self.url) {
+            (Some(command), _) => Target::Command(command),
+            (None, url) => Target::Url(url.as_deref().unwrap_or_default()),
+        }
+    }
 }
 
 /// A provider ready for the conversation.
@@ -64,6 +93,16 @@ struct Connected {
 /// Runs `cgp check`: 0 when no error was found, 1 when one was, 2 when the
 /// provider cannot be started or reached as configured.
 pub fn run(options: &Options, interop: &Validator, strict: &Validator) -> ExitCode {
+    let matcher = match &options.baseline {
+        None => None,
+        Some(path) => match baseline::read(path, Command::Check) {
+            Ok(baseline) => Some(Matcher::new(baseline)),
+            Err(error) => {
+                eprintln!("cgp check: {error}");
+                return ExitCode::from(Exit::Trouble);
+            }
+        },
+    };
     // Watching before the provider starts leaves no moment when an interrupt
     // would end cgp check and leave the provider running.
     let interrupt = interrupt::watch();
@@ -81,30 +120,87 @@ pub fn run(options: &Options, interop: &Validator, strict: &Validator) -> ExitCo
     if let Some(group) = group {
         interrupt::arm(&interrupt, group);
     }
-    let report = conformance::run(
+    // A stdio provider that dies is replaced by a new one, so that what
+    // killed it hides none of the later probes.
+    let mut respawn = || {
+        let connected = connect(options).ok()?;
+        if let Some(group) = connected.group {
+            interrupt::arm(&interrupt, group);
+        }
+        Some(connected.peer)
+    };
+    let respawn: Option<conformance::Respawn<'_>> = match options.provider {
+        Provider::Command { .. } => Some(&mut respawn),
+        Provider::Http { .. } => None,
+    };
+    let live = if progress::wanted(options.format, options.verbosity) {
+        Progress::spinner()
+    } else {
+        Progress::none()
+    };
+    let mut so_far = (0, 0);
+    let report = conformance::run_observed(
         peer.as_mut(),
+        respawn,
         interop,
         strict,
         conformance::Options {
             timeout: options.timeout,
+            should_wait: options.should_wait,
         },
+        &mut |event| show(&live, &mut so_far, event),
     );
+    live.clear();
     drop(peer);
     interrupt::disarm(&interrupt);
+    if let Some(path) = &options.write_baseline {
+        let entries = errors(&report);
+        let count = entries.len();
+        let text = Baseline::new(Command::Check, entries).to_text();
+        if let Err(error) = std::fs::write(path, text) {
+            eprintln!(
+                "cgp check: writing the baseline {}: {error}",
+                path.display()
+            );
+            return ExitCode::from(Exit::Trouble);
+        }
+        if options.verbosity != Verbosity::Quiet {
+            eprintln!(
+                "cgp check: wrote {count} error(s) to the baseline {}",
+                path.display()
+            );
+        }
+    }
+    let judged = Judged::new(&report, matcher);
     let stdout = io::stdout();
     let written = match options.format {
         Format::Json => {
-            let mut out = stdout.lock();
-            serde_json::to_writer_pretty(&mut out, &report_json(&checked, &report))
-                .map_err(io::Error::from)
-                .and_then(|()| writeln!(out))
+            let mut json = CheckReport::new(checked.target(), &report);
+            if let Some(stale) = &judged.stale {
+                json.passed = judged.passed();
+                json.baseline = Some(BaselineUse {
+                    accepted: judged.accepted,
+                    stale: stale.iter().collect(),
+                });
+            }
+            json_pretty(&mut stdout.lock(), &json)
         }
         Format::Human => {
             let style = Style::detect(&stdout);
             let mut out = stdout.lock();
-            human(&mut out, style, &checked.text, &report)
+            human(
+                &mut out,
+                style,
+                &checked.text,
+                &report,
+                &judged,
+                options.verbosity,
+            )
         }
-        Format::Github => github(&mut stdout.lock(), &report),
+        Format::Github => github(&mut stdout.lock(), &report, &judged, options.verbosity),
+        Format::Junit => stdout
+            .lock()
+            .write_all(junit_report(&report, &judged).as_bytes()),
     };
     if let Err(error) = written {
         if error.kind() != io::ErrorKind::BrokenPipe {
@@ -112,11 +208,311 @@ pub fn run(options: &Options, interop: &Validator, strict: &Validator) -> ExitCo
         }
         return ExitCode::from(Exit::Trouble);
     }
-    if report.errors() > 0 {
-        ExitCode::from(Exit::Invalid)
-    } else {
+    if options.write_baseline.is_some() || judged.passed() {
         ExitCode::from(Exit::Valid)
+    } else {
+        ExitCode::from(Exit::Invalid)
     }
+}
+
+/// Draws one event of the conversation on the progress line; `so_far` counts
+/// the errors and warnings of the lines judged so far.
+fn show(live: &Progress, so_far: &mut (usize, usize), event: Event<'_>) {
+    if !live.is_shown() {
+        return;
+    }
+    match event {
+        Event::Started(name) => live.message(format!("{}…", printable(name))),
+        Event::Line(message) => {
+            if !message.probe {
+                for (severity, _) in &message.findings {
+                    match severity {
+                        Severity::Error => so_far.0 += 1,
+                        Severity::Warning => so_far.1 += 1,
+                    }
+                }
+            }
+            live.message(format!(
+                "#{} {} {} answered; {} error(s), {} warning(s) so far",
+                message.sequence,
+                message.side,
+                message.variant.map_or("-", |variant| variant.as_str()),
+                so_far.0,
+                so_far.1
+            ));
+        }
+        Event::Finished(step) => {
+            let severities = step
+                .messages
+                .iter()
+                .filter(|message| !message.probe)
+                .flat_map(|message| message.findings.iter().map(|(severity, _)| *severity))
+                .chain(step.problems.iter().map(|problem| problem.severity));
+            let (errors, warnings) = severities.fold((0, 0), |(e, w), severity| match severity {
+                Severity::Error => (e + 1, w),
+                Severity::Warning => (e, w + 1),
+            });
+            live.println(&format!(
+                "{:4}  {}  ({} line(s), {errors} error(s), {warnings} warning(s))",
+                label(step.outcome()),
+                printable(&step.name),
+                step.messages.len()
+            ));
+        }
+    }
+}
+
+fn label(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Passed => "ok",
+        Outcome::Warned => "warn",
+        Outcome::Failed => "FAIL",
+        Outcome::Skipped => "skip",
+    }
+}
+
+/// Every error of the report as a baseline entry, in the report's order, with
+/// the step it is in.
+fn errors(report: &Report) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    for step in &report.steps {
+        for (_, entry) in step_errors(step) {
+            entries.push(entry);
+        }
+    }
+    entries
+}
+
+/// Where an error is in its step: the message and finding, or the problem.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum At {
+    Finding(usize, usize),
+    Problem(usize),
+}
+
+/// The errors of one step that count, as baseline entries.
+fn step_errors(step: &Step) -> Vec<(At, Entry)> {
+    let mut entries = Vec::new();
+    for (index, message) in step.messages.iter().enumerate() {
+        if message.probe {
+            continue;
+        }
+        for (finding_index, (severity, finding)) in message.findings.iter().enumerate() {
+            if *severity != Severity::Error {
+                continue;
+            }
+            entries.push((
+                At::Finding(index, finding_index),
+                Entry {
+                    step: Some(step.name.clone()),
+                    file: None,
+                    line: None,
+                    layer: finding.layer.as_str().to_owned(),
+                    rule: finding.rule.map(|rule| rule.as_str().to_owned()),
+                    side: Some(message.side.as_str().to_owned()),
+                    pointer: finding.instance_path.clone(),
+                    message: finding.message.clone(),
+                },
+            ));
+        }
+    }
+    for (index, problem) in step.problems.iter().enumerate() {
+        if problem.severity != Severity::Error {
+            continue;
+        }
+        entries.push((
+            At::Problem(index),
+            Entry {
+                step: Some(step.name.clone()),
+                file: None,
+                line: None,
+                layer: "behaviour".to_owned(),
+                rule: problem.rule.map(|rule| rule.as_str().to_owned()),
+                side: Some(problem.side.as_str().to_owned()),
+                pointer: String::new(),
+                message: problem.message.clone(),
+            },
+        ));
+    }
+    entries
+}
+
+/// The report judged with the baseline, when there is one.
+struct Judged {
+    /// The errors the baseline accepts, by step.
+    accepted_at: Vec<Vec<At>>,
+    /// How many errors it accepts.
+    accepted: usize,
+    /// The entries nothing matched (`None`: no baseline).
+    stale: Option<Vec<Entry>>,
+    /// The errors left.
+    errors: usize,
+}
+
+impl Judged {
+    fn new(report: &Report, matcher: Option<Matcher>) -> Self {
+        let Some(mut matcher) = matcher else {
+            return Judged {
+                accepted_at: vec![Vec::new(); report.steps.len()],
+                accepted: 0,
+                stale: None,
+                errors: report.errors(),
+            };
+        };
+        let mut accepted_at = Vec::new();
+        let mut accepted = 0;
+        for step in &report.steps {
+            let mut here = Vec::new();
+            for (at, entry) in step_errors(step) {
+                if matcher.accept(&entry) {
+                    here.push(at);
+                    accepted += 1;
+                }
+            }
+            accepted_at.push(here);
+        }
+        Judged {
+            accepted_at,
+            accepted,
+            stale: Some(matcher.stale().into_iter().cloned().collect()),
+            errors: report.errors().saturating_sub(accepted),
+        }
+    }
+
+    fn passed(&self) -> bool {
+        self.errors == 0 && self.stale.as_ref().is_none_or(Vec::is_empty)
+    }
+
+    fn is_accepted(&self, step: usize, at: At) -> bool {
+        self.accepted_at
+            .get(step)
+            .is_some_and(|accepted| accepted.contains(&at))
+    }
+
+    /// A step's outcome once the baseline's errors are set aside.
+    fn outcome(&self, index: usize, step: &Step) -> Outcome {
+        match step.outcome() {
+            Outcome::Failed => {
+                let left = step_errors(step)
+                    .iter()
+                    .filter(|(at, _)| !self.is_accepted(index, *at))
+                    .count();
+                if left > 0 {
+                    Outcome::Failed
+                } else {
+                    Outcome::Warned
+                }
+            }
+            outcome => outcome,
+        }
+    }
+
+    fn stale_text(entry: &Entry) -> String {
+        let rule = entry
+            .rule
+            .as_ref()
+            .map(|rule| format!(" rule {rule}"))
+            .unwrap_or_default();
+        format!(
+            "stale baseline entry in step `{}` ({} {}{rule}), no longer found: {}",
+            entry.step.as_deref().unwrap_or_default(),
+            entry.side.as_deref().unwrap_or_default(),
+            entry.layer,
+            entry.message
+        )
+    }
+}
+
+/// One test case per step: failed when it has an error the baseline does not
+/// accept, skipped when skipped, its warnings as output; one more for stale
+/// baseline entries.
+fn junit_report(report: &Report, judged: &Judged) -> String {
+    let plain = Style::plain();
+    let mut cases = Vec::new();
+    for (index, step) in report.steps.iter().enumerate() {
+        let mut case = Case::passed("cgp.check", &step.name);
+        let mut errors = Vec::new();
+        let mut warnings = Vec::new();
+        for (message_index, message) in step.messages.iter().enumerate() {
+            if message.probe {
+                continue;
+            }
+            for (finding_index, (severity, finding)) in message.findings.iter().enumerate() {
+                let column = finding.position.map_or(1, |position| position.column);
+                let text = format!(
+                    "{} #{}:{column}: {}",
+                    message.side,
+                    message.sequence,
+                    finding_text(plain, message.variant, finding)
+                );
+                match severity {
+                    Severity::Error
+                        if !judged
+                            .is_accepted(index, At::Finding(message_index, finding_index)) =>
+                    {
+                        errors.push(text)
+                    }
+                    _ => warnings.push(text),
+                }
+            }
+        }
+        for (problem_index, problem) in step.problems.iter().enumerate() {
+            let at = problem
+                .sequence
+                .map(|sequence| format!(" at #{sequence}"))
+                .unwrap_or_default();
+            let rule = problem
+                .rule
+                .map(|rule| format!(" (rule {rule})"))
+                .unwrap_or_default();
+            let text = format!("{}{at}: {}{rule}", problem.side, problem.message);
+            match problem.severity {
+                Severity::Error if !judged.is_accepted(index, At::Problem(problem_index)) => {
+                    errors.push(text)
+                }
+                _ => warnings.push(text),
+            }
+        }
+        if let Some(reason) = &step.skipped {
+            case.skipped = Some(reason.clone());
+        }
+        if let Some(first) = errors.first() {
+            case.failure = Some(Failure {
+                message: first.clone(),
+                kind: "error".into(),
+                text: errors.join("\n"),
+            });
+        }
+        let mut output = Vec::new();
+        if !step.detail.is_empty() {
+            output.push(step.detail.clone());
+        }
+        output.extend(warnings);
+        if !output.is_empty() {
+            case.output = Some(output.join("\n"));
+        }
+        cases.push(case);
+    }
+    if let Some(stale) = judged.stale.as_ref().filter(|stale| !stale.is_empty()) {
+        let mut case = Case::passed("cgp.check", "baseline");
+        case.failure = Some(Failure {
+            message: format!("{} stale baseline entries", stale.len()),
+            kind: "stale".into(),
+            text: stale
+                .iter()
+                .map(Judged::stale_text)
+                .collect::<Vec<_>>()
+                .join("\n"),
+        });
+        cases.push(case);
+    }
+    junit::render(
+        "cgp check",
+        &[Suite {
+            name: "cgp check".into(),
+            cases,
+        }],
+    )
 }
 
 /// Starts the stdio provider, or sets up the HTTP one (nothing is sent yet);
@@ -139,9 +535,9 @@ fn connect(options: &Options) -> Result<Connected, String> {
             let provider = ChildProvider::spawn(&launch)
                 .map_err(|error| format!("cannot start `{}`: {error}", shown.join(" ")))?;
             let checked = Checked {
-                member: "command",
                 text: shown.join(" "),
-                value: json!(shown),
+                command: Some(shown),
+                url: None,
             };
             let group = provider.process_group();
             Ok(Connected {
@@ -150,32 +546,62 @@ fn connect(options: &Options) -> Result<Connected, String> {
                 group: Some(group),
             })
         }
-        Provider::Http { url, bearer_env } => {
+        Provider::Http {
+            url,
+            bearer_env,
+            headers,
+            header_env,
+            ca_cert,
+        } => {
             let endpoint =
                 Endpoint::parse(url).map_err(|error| format!("--http {url}: {error}"))?;
             let bearer = match bearer_env {
                 None => None,
-                Some(name) => {
-                    let token = std::env::var(name).map_err(|error| {
-                        format!(
-                            "--bearer-env {name}: the variable is {}",
-                            match error {
-                                std::env::VarError::NotPresent => "not set",
-                                std::env::VarError::NotUnicode(_) => "not valid Unicode",
-                            }
-                        )
-                    })?;
-                    Some(
-                        Bearer::new(token)
-                            .map_err(|error| format!("--bearer-env {name}: {error}"))?,
-                    )
+                Some(name) => Some(
+                    Bearer::new(variable("--bearer-env", name)?)
+                        .map_err(|error| format!("--bearer-env {name}: {error}"))?,
+                ),
+            };
+            let mut sent = Vec::new();
+            for text in headers {
+                let header = Header::plain(text).map_err(|error| format!("--header: {error}"))?;
+                sent.push(header);
+            }
+            for text in header_env {
+                let Some((name, var)) = text.split_once('=').filter(|(_, var)| !var.is_empty())
+                else {
+                    return Err(format!("--header-env {text}: not Name=VAR"));
+                };
+                let value = variable("--header-env", var)?;
+                let header = Header::secret(name.trim(), &value)
+                    .map_err(|error| format!("--header-env {name}: {error}"))?;
+                sent.push(header);
+            }
+            for (index, header) in sent.iter().enumerate() {
+                let again = sent[..index]
+                    .iter()
+                    .any(|earlier| earlier.name().eq_ignore_ascii_case(header.name()));
+                let authorization = header.name().eq_ignore_ascii_case("authorization");
+                if again || (authorization && bearer.is_some()) {
+                    return Err(format!("the header `{}` is given twice", header.name()));
+                }
+            }
+            let roots = match ca_cert {
+                None => Roots::default(),
+                Some(path) => {
+                    Roots::from_pem_file(path).map_err(|error| format!("--ca-cert: {error}"))?
                 }
             };
-            let provider = HttpProvider::new(endpoint, bearer, options.timeout);
+            if ca_cert.is_some() && !endpoint.is_tls() {
+                return Err("--ca-cert needs an https:// endpoint".into());
+            }
+            let provider = HttpProvider::new(endpoint, bearer, options.timeout)
+                .with_headers(sent)
+                .with_roots(&roots);
             let checked = Checked {
-                member: "url",
+                command: None,
                 text: format!("POST {url}"),
-                value: json!(url),
+                url: Some(url.clone()),
             };
             Ok(Connected {
                 peer: Box::new(provider),
@@ -184,6 +610,20 @@ fn connect(options: &Options) -> Result<Connected, String> {
             })
         }
     }
+}
+
+/// The value of the environment variable `name`, for `flag`. The error names
+/// the variable, never a value.
+fn variable(flag: &str, name: &str) -> Result<String, String> {
+    std::env::var(name).map_err(|error| {
+        format!(
+            "{flag} {name}: the variable is {}",
+            match error {
+                std::env::VarError::NotPresent => "not set",
+                std::env::VarError::NotUnicode(_) => "not valid Unicode",
+            }
+        )
+    })
 }
 
 /// Ending the provider when `cgp check` is interrupted. The provider leads a
@@ -233,7 +673,17 @@ mod interrupt {
     }
 }
 
-fn human(out: &mut impl Write, style: Style, checked: &str, report: &Report) -> io::Result<()> {
+fn human(
+    out: &mut impl Write,
+    style: Style,
+    checked: &str,
+    report: &Report,
+    judged: &Judged,
+    verbosity: Verbosity,
+) -> io::Result<()> {
+    if verbosity == Verbosity::Quiet {
+        return quiet_summary(out, style, report, judged);
+    }
     writeln!(out, "cgp check: {}", printable(checked))?;
     let width = report
         .steps
@@ -241,8 +691,8 @@ fn human(out: &mut impl Write, style: Style, checked: &str, report: &Report) -> 
         .map(|step| step.name.chars().count())
         .max()
         .unwrap_or(0);
-    for step in &report.steps {
-        let outcome = step.outcome();
+    for (index, step) in report.steps.iter().enumerate() {
+        let outcome = judged.outcome(index, step);
         let label = match outcome {
             Outcome::Passed => style.good("ok  "),
             Outcome::Warned => style.warn("warn"),
@@ -256,10 +706,12 @@ fn human(out: &mut impl Write, style: Style, checked: &str, report: &Report) -> 
             printable(&step.name),
             printable(detail)
         )?;
-        for message in &step.messages {
-            message_lines(out, style, message)?;
+        for (message_index, message) in step.messages.iter().enumerate() {
+            let accepted =
+                |finding: usize| judged.is_accepted(index, At::Finding(message_index, finding));
+            message_lines(out, style, message, &accepted, verbosity)?;
         }
-        for problem in &step.problems {
+        for (problem_index, problem) in step.problems.iter().enumerate() {
             let rule = problem
                 .rule
                 .map(|rule| format!(" ({})", style.dim(&format!("rule {rule}"))))
@@ -268,14 +720,27 @@ fn human(out: &mut impl Write, style: Style, checked: &str, report: &Report) -> 
                 .sequence
                 .map(|sequence| format!(" at #{sequence}"))
                 .unwrap_or_default();
+            let accepted = if judged.is_accepted(index, At::Problem(problem_index)) {
+                format!(" {}", style.dim("(in the baseline)"))
+            } else {
+                String::new()
+            };
             writeln!(
                 out,
-                "      {} {}{at}: {}{rule}",
+                "      {} {}{at}: {}{rule}{accepted}",
                 severity(style, problem.severity),
                 problem.side,
                 printable(&problem.message),
             )?;
         }
+    }
+    for entry in judged.stale.iter().flatten() {
+        writeln!(
+            out,
+            "{}  {}",
+            style.bad("stale"),
+            printable(&Judged::stale_text(entry))
+        )?;
     }
     writeln!(out, "provider exit: {}", report.exit)?;
     if !report.diagnostics.is_empty() && report.errors() > 0 {
@@ -288,17 +753,36 @@ fn human(out: &mut impl Write, style: Style, checked: &str, report: &Report) -> 
             writeln!(out, "  | {}", printable(line))?;
         }
     }
-    let summary = summary(report);
-    let summary = if report.errors() > 0 {
-        style.bad(&summary)
-    } else {
+    quiet_summary(out, style, report, judged)
+}
+
+/// The summary line alone.
+fn quiet_summary(
+    out: &mut impl Write,
+    style: Style,
+    report: &Report,
+    judged: &Judged,
+) -> io::Result<()> {
+    let summary = summary(report, judged);
+    let summary = if judged.passed() {
         style.good(&summary)
+    } else {
+        style.bad(&summary)
     };
     writeln!(out, "{summary}")
 }
 
-/// `N lines exchanged: E error(s) (host …, provider …), W warning(s) (…)`.
-fn summary(report: &Report) -> String {
+/// `N lines exchanged: E error(s) (host …, provider …), W warning(s) (…)`,
+/// and with a baseline `; A accepted by the baseline, S stale`.
+fn summary(report: &Report, judged: &Judged) -> String {
+    let baseline = match &judged.stale {
+        Some(stale) => format!(
+            "; {} accepted by the baseline, {} stale",
+            judged.accepted,
+            stale.len()
+        ),
+        None => String::new(),
+    };
     format!(
         "{} lines exchanged: {} error(s) (host {}, provider {}), {} warning(s) (host {}, provider {})",
         report.lines(),
@@ -308,14 +792,33 @@ fn summary(report: &Report) -> String {
         report.warnings(),
         report.count(Severity::Warning, Side::Host),
         report.count(Severity::Warning, Side::Provider),
-    )
+    ) + &baseline
 }
 
 /// One annotation per counted finding and problem, titled with its step, then
 /// the summary as a plain line. A live check has no file to point at.
-fn github(out: &mut impl Write, report: &Report) -> io::Result<()> {
+fn github(
+    out: &mut impl Write,
+    report: &Report,
+    judged: &Judged,
+    verbosity: Verbosity,
+) -> io::Result<()> {
     let plain = Style::plain();
-    for step in &report.steps {
+    if verbosity == Verbosity::Quiet {
+        return writeln!(out, "{}", summary(report, judged));
+    }
+    for entry in judged.stale.iter().flatten() {
+        let annotation = Annotation {
+            level: Level::Error,
+            file: None,
+            line: None,
+            column: None,
+            title: "cgp check: stale baseline entry",
+            message: &Judged::stale_text(entry),
+        };
+        writeln!(out, "{annotation}")?;
+    }
+    for (index, step) in report.steps.iter().enumerate() {
         let title = format!("cgp check: {}", step.name);
         let mut annotate = |severity: Severity, message: &str| {
             let annotation = Annotation {
@@ -328,8 +831,14 @@ fn github(out: &mut impl Write, report: &Report) -> io::Result<()> {
             };
             writeln!(out, "{annotation}")
         };
-        for message in step.messages.iter().filter(|message| !message.probe) {
-            for (severity, finding) in &message.findings {
+        for (message_index, message) in step.messages.iter().enumerate() {
+            if message.probe {
+                continue;
+            }
+            for (finding_index, (severity, finding)) in message.findings.iter().enumerate() {
+                if judged.is_accepted(index, At::Finding(message_index, finding_index)) {
+                    continue;
+                }
                 let column = finding.position.map_or(1, |position| position.column);
                 annotate(
                     *severity,
@@ -342,7 +851,10 @@ fn github(out: &mut impl Write, report: &Report) -> io::Result<()> {
                 )?;
             }
         }
-        for problem in &step.problems {
+        for (problem_index, problem) in step.problems.iter().enumerate() {
+            if judged.is_accepted(index, At::Problem(problem_index)) {
+                continue;
+            }
             let at = problem
                 .sequence
                 .map(|sequence| format!(" at #{sequence}"))
@@ -357,7 +869,7 @@ fn github(out: &mut impl Write, report: &Report) -> io::Result<()> {
             )?;
         }
     }
-    writeln!(out, "{}", summary(report))
+    writeln!(out, "{}", summary(report, judged))
 }
 
 fn severity(style: Style, severity: Severity) -> String {
@@ -367,19 +879,37 @@ fn severity(style: Style, severity: Severity) -> String {
     }
 }
 
-fn message_lines(out: &mut impl Write, style: Style, message: &Message) -> io::Result<()> {
-    if message.findings.is_empty() {
+fn message_lines(
+    out: &mut impl Write,
+    style: Style,
+    message: &Message,
+    accepted: &dyn Fn(usize) -> bool,
+    verbosity: Verbosity,
+) -> io::Result<()> {
+    if message.findings.is_empty() || message.probe {
+        // A probe is invalid on purpose: the step's name says what it probes.
+        if verbosity == Verbosity::Verbose {
+            let shown: String = message.text.chars().take(160).collect();
+            writeln!(
+                out,
+                "      {} #{} {}",
+                message.side,
+                message.sequence,
+                style.dim(&printable(&shown))
+            )?;
+        }
         return Ok(());
     }
-    if message.probe {
-        // Invalid on purpose: the step's name says what it probes.
-        return Ok(());
-    }
-    for (level, finding) in &message.findings {
+    for (index, (level, finding)) in message.findings.iter().enumerate() {
         let column = finding.position.map_or(1, |position| position.column);
+        let note = if accepted(index) {
+            format!(" {}", style.dim("(in the baseline)"))
+        } else {
+            String::new()
+        };
         writeln!(
             out,
-            "      {} {} #{}:{column}: {}",
+            "      {} {} #{}:{column}: {}{note}",
             severity(style, *level),
             message.side,
             message.sequence,
@@ -393,76 +923,4 @@ fn message_lines(out: &mut impl Write, style: Style, message: &Message) -> io::R
         ""
     };
     writeln!(out, "        {} {}{cut}", style.dim(">"), printable(&shown))
-}
-
-fn step_json(step: &Step) -> Value {
-    let messages: Vec<Value> = step
-        .messages
-        .iter()
-        .map(|message| {
-            let findings: Vec<Value> = message
-                .findings
-                .iter()
-                .map(|(level, finding)| {
-                    let mut object = finding_json(finding, None);
-                    if let Some(map) = object.as_object_mut() {
-                        map.insert("severity".into(), Value::String(level.as_str().into()));
-                    }
-                    object
-                })
-                .collect();
-            json!({
-                "sequence": message.sequence,
-                "side": message.side.as_str(),
-                "type": message.variant.map(|variant| variant.as_str()),
-                "probe": message.probe,
-                "length": message.length,
-                "text": message.text,
-                "findings": findings,
-            })
-        })
-        .collect();
-    let problems: Vec<Value> = step
-        .problems
-        .iter()
-        .map(|problem| {
-            json!({
-                "severity": problem.severity.as_str(),
-                "side": problem.side.as_str(),
-                "rule": problem.rule.map(|rule| rule.as_str()),
-                "message": problem.message,
-                "sequence": problem.sequence,
-            })
-        })
-        .collect();
-    json!({
-        "name": step.name,
-        "outcome": step.outcome().as_str(),
-        "detail": step.detail,
-        "skipped": step.skipped,
-        "problems": problems,
-        "messages": messages,
-    })
-}
-
-fn report_json(checked: &Checked, report: &Report) -> Value {
-    let count = |level, side| report.count(level, side);
-    json!({
-        checked.member: checked.value,
-        "passed": report.errors() == 0,
-        "summary": {
-            "lines": report.lines(),
-            "errors": {
-                "host": count(Severity::Error, Side::Host),
-                "provider": count(Severity::Error, Side::Provider),
-            },
-            "warnings": {
-                "host": count(Severity::Warning, Side::Host),
-                "provider": count(Severity::Warning, Side::Provider),
-            },
-        },
-        "steps": report.steps.iter().map(step_json).collect::<Vec<_>>(),
-        "exit": report.exit,
-        "stderr": report.diagnostics,
-    })
 }

@@ -15,29 +15,29 @@ const MODES: &[(&str, &[&str])] = &[
     ("lying-costs", &["B1", "B3"]),
     ("bad-score", &["F1"]),
     ("empty-citation", &["F3"]),
-    ("bad-version", &["H3"]),
-    ("crash-on-query", &["closed its output"]),
+    ("bad-version", &["H1"]),
+    ("crash-on-query", &["CGP-ANSWER"]),
     ("crash-on-garbage", &["R1"]),
     ("mislabel-malformed", &["R1"]),
     ("under-report-cost", &["B3"]),
     ("bad-timestamp", &["F4"]),
     ("malformed-digest", &["D1", "F5"]),
-    ("stale-digest", &["D2"]),
+    ("stale-digest", &["CGP-FILE-BYTES"]),
     ("flood-frames", &["B4"]),
     ("drop-correlation-id", &["H4"]),
     ("lying-representation", &["P3"]),
-    ("ignore-as-of", &["Q2"]),
+    ("ignore-as-of", &["CGP-AS-OF"]),
     ("accept-bad-embedding", &["E1"]),
-    ("rubber-stamp-verify", &["V1"]),
-    ("hollow-verify", &["V4"]),
+    ("rubber-stamp-verify", &["V2"]),
+    ("hollow-verify", &["V2"]),
     ("scope-lie", &["C5"]),
     ("ignore-kinds", &["Q1"]),
-    ("ignore-anchors", &["G3"]),
-    ("forge-signature", &["F15"]),
-    ("lift-signature", &["F14"]),
-    ("truncate-chain", &["F14"]),
-    ("swap-content", &["F14"]),
-    ("malformed-attestation", &["F4", "F14"]),
+    ("ignore-anchors", &["G4"]),
+    ("forge-signature", &["CGP-ATTEST-KEY"]),
+    ("lift-signature", &["CGP-ATTEST-SIGNS"]),
+    ("truncate-chain", &["CGP-ATTEST-SIGNS"]),
+    ("swap-content", &["CGP-ATTEST-SIGNS"]),
+    ("malformed-attestation", &["F4", "CGP-ATTEST-SIGNS"]),
 ];
 
 /// What the well-behaved provider really breaks: it ignores the budget.
@@ -46,6 +46,7 @@ const REAL_VIOLATIONS: &[(&str, &str)] = &[
     ("tiny budget (max_frames 1, max_tokens 1)", "B4"),
     ("zero budget (max_frames 0, max_tokens 0)", "B1"),
     ("zero budget (max_frames 0, max_tokens 0)", "B4"),
+    ("still serving after an unknown type", "B4"),
     ("still serving after garbage", "B4"),
 ];
 
@@ -100,6 +101,7 @@ fn check(provider: &Path, mode: Option<&str>) -> (Option<i32>, Vec<Issue>) {
 }
 
 #[test]
+#[ignore = "full tier"]
 fn every_misbehave_mode_of_the_reference_provider_is_caught() {
     let provider = spec_tests::peers::ensure_reference_provider()
         .unwrap_or_else(|problem| panic!("installing the reference provider: {problem}"));
@@ -131,7 +133,7 @@ fn every_misbehave_mode_of_the_reference_provider_is_caught() {
             .filter(|issue| !known.contains(&(issue.step.as_str(), issue.rule.as_str())))
             .collect();
         for want in *wanted {
-            let is_rule = want.len() <= 3 && want.starts_with(|c: char| c.is_ascii_uppercase());
+            let is_rule = !want.contains(' ') && want.starts_with(|c: char| c.is_ascii_uppercase());
             assert!(
                 added.iter().any(|issue| if is_rule {
                     issue.rule == *want

@@ -20,6 +20,8 @@
 //! - compat: what changed between versions ([`classify`]) and the released
 //!   versions ([`release`], [`reissue`], which replays the corpus).
 //! - [`conformance`]: drive a live provider as a host would and judge both sides.
+//! - [`report`]: what `cgp` reports, as serialisable types with JSON Schemas,
+//!   and the CI formats (JUnit XML, baselines, changelogs).
 
 // Input-derived data never panics the library: no unwrap/expect/panic and no
 // unchecked indexing outside tests (SECURITY.md). Tests may assert freely.
@@ -36,6 +38,7 @@
 mod compat;
 pub mod conformance;
 mod gates;
+pub mod report;
 mod schema;
 pub mod semantic;
 mod text;
@@ -45,7 +48,7 @@ pub use compat::{classify, reissue, release};
 pub use gates::{corpus, sync};
 pub use schema::{bundle, keywords, model, source, version};
 pub use semantic::attestation;
-pub use text::{diagnostic, json_text};
+pub use text::{diagnostic, json_text, mutate};
 pub use wire::{stream, transcript, validate};
 
 pub use bundle::{Bundle, Profile, bundle};

@@ -8,7 +8,7 @@ use std::path::Path;
 
 /// The layers, first to last, with the modules (as `crate::` names them) each
 /// holds.
-const LAYERS: [(&str, &[&str]); 7] = [
+const LAYERS: [(&str, &[&str]); 8] = [
     (
         "text",
         &[
@@ -49,6 +49,7 @@ const LAYERS: [(&str, &[&str]); 7] = [
     ("gates", &["gates", "corpus", "sync"]),
     ("compat", &["compat", "classify", "reissue", "release"]),
     ("conformance", &["conformance"]),
+    ("report", &["report"]),
 ];
 
 fn layer_of_module(name: &str) -> Option<usize> {

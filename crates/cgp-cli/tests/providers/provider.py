@@ -14,11 +14,14 @@
   endless-line     answers the handshake with one line that never ends
   ignore-shutdown  stays alive after shutdown
   exit-early       exits right after the handshake
-  silent-garbage   does not answer a line it cannot decode (R1)
-  rubber-stamp     answers `valid` to every verify, whatever the digest (V1)
+  silent-garbage   does not answer a line it cannot decode (R1, a SHOULD)
+  crash-garbage    exits on a line it cannot decode (R1, the MUST)
+  silent-unknown   does not answer an envelope of an unknown type (allowed)
+  rubber-stamp     answers `valid` to every verify, whatever the digest (V2)
   ignore-kinds     answers every query with frames of every declared kind (Q1)
-  ignore-as-of     answers as if the query had no as_of (Q2)
-  stale-digest     declares a file provenance digest its file does not have (D2)
+  ignore-as-of     answers as if the query had no as_of (CGP-AS-OF, a SHOULD)
+  stale-digest     declares a file provenance digest its file does not have
+                   (CGP-FILE-BYTES)
 
 Every mode declares graph and a 3-dimensional embedding fingerprint; frame i of
 an answer became valid on the first day of month i + 1 of 2026, has a relation
@@ -126,6 +129,8 @@ def main():
         except (ValueError, KeyError, TypeError):
             if MODE == "silent-garbage":
                 continue
+            if MODE == "crash-garbage":
+                sys.exit(3)
             send({"type": "error", "code": "bad_request", "message": "cannot decode the line"})
             continue
         if kind == "handshake":
@@ -175,7 +180,7 @@ def main():
             if MODE == "ignore-shutdown":
                 continue
             return
-        else:
+        elif MODE != "silent-unknown":
             send({"type": "error", "code": "bad_request", "message": f"unknown type {kind}"})
 
 

@@ -3,7 +3,7 @@
 //!
 //! - [`driver`]: the host's side of the conversation (handshake, queries, budget
 //!   probes, verify, garbage, shutdown) over any [`Peer`], and the [`Report`].
-//! - [`provenance`]: re-reading the local files of `file` provenance (D2).
+//! - [`provenance`]: re-reading the local files of `file` provenance (CGP-FILE-BYTES).
 //! - [`stdio`]: a provider run as a child process, spoken to over stdio, with a
 //!   timeout on every read and its process group always killed and reaped.
 //! - [`http`]: a provider behind a loopback HTTP endpoint, one `POST` per
@@ -21,7 +21,7 @@ use std::fmt;
 use std::io;
 use std::time::{Duration, Instant};
 
-pub use driver::{Options, run};
+pub use driver::{Event, Options, Respawn, run, run_observed};
 
 /// The instant `timeout` from now, or a year from now when that overflows.
 pub fn deadline(timeout: Duration) -> Instant {
@@ -75,7 +75,10 @@ pub trait Peer {
 }
 
 /// Who sent a line, or whose behaviour a problem is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Side {
     /// `cgp check`, playing the host.
     Host,
@@ -100,7 +103,10 @@ impl fmt::Display for Side {
 }
 
 /// How bad a problem is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Severity {
     /// Breaks the protocol (interop profile, semantic rules, behaviour).
     Error,
@@ -175,7 +181,10 @@ pub struct Problem {
 }
 
 /// How a step went.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// No problem.
     Passed,

@@ -1,6 +1,6 @@
 //! Re-reading the local files a provider's `file` provenance points at, to
 //! check that each declared digest is the sha256 of the bytes it addresses
-//! (SPEC.md D2).
+//! (SPEC.md CGP-FILE-BYTES).
 //!
 //! Only what this machine can read is checked: a `file://` URI with no host
 //! (or `localhost`) naming a regular file of at most [`MAX_REREAD_BYTES`]. A

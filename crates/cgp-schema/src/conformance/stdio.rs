@@ -108,6 +108,11 @@ impl ChildProvider {
         self.child.id()
     }
 
+    /// Closes the provider's standard input: it reads end-of-file next.
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
     /// Kills the child's process group, then the child itself (off Unix, only
     /// the child).
     fn kill_group(&mut self) {

@@ -146,33 +146,10 @@ pub(crate) fn suggestion(keyword: &str) -> Option<&'static str> {
         .chain(SCHEMA_ARRAY_KEYWORDS)
         .chain(VALUE_KEYWORDS)
         .chain(CGP_ANNOTATIONS)
-        .map(|known| (edit_distance(keyword, known), *known))
+        .map(|known| (strsim::levenshtein(keyword, known), *known))
         .filter(|(distance, known)| *distance <= 2.max(known.len() / 4))
         .min()
         .map(|(_, known)| known)
-}
-
-/// Levenshtein distance, one row at a time: `previous` holds the distances from
-/// a prefix of `a` to every prefix of `b`.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut current = vec![i + 1];
-        // `previous` has one entry per prefix of `b`; `pair` walks its
-        // neighbouring entries, so nothing is indexed.
-        for (pair, cb) in previous.windows(2).zip(&b) {
-            let (diagonal, above) = match pair {
-                [diagonal, above] => (*diagonal, *above),
-                _ => continue,
-            };
-            let left = current.last().copied().unwrap_or(usize::MAX - 1);
-            let substitution = diagonal + usize::from(ca != *cb);
-            current.push(substitution.min(above + 1).min(left + 1));
-        }
-        previous = current;
-    }
-    previous.last().copied().unwrap_or_default()
 }
 
 /// The JSON types a schema's `type` keyword names, in the order written and

@@ -8,7 +8,7 @@ use super::values::{
 use super::{Context, Out, Rule, SemanticViolation};
 use cgp_types::{ContextFrame, Provenance, Representation};
 
-/// The frame rules (B3, F1–F5, D1, E1, P1–P3, G1, G2) on a `ContextFrame` at `pointer`.
+/// The frame rules (B3, F1–F5, D1, P1–P3, G1, G2, CGP-FRAME-VECTOR) on a `ContextFrame` at `pointer`.
 pub fn check_frame(
     frame: &ContextFrame,
     pointer: &str,
@@ -96,7 +96,7 @@ pub(super) fn frame_rules(
         if let (Some(vector), Some(dimension)) = (&embedding.vector, dimension) {
             if vector.len() != dimension {
                 out.push(
-                    Rule::E1,
+                    Rule::FrameVector,
                     format!("{pointer}/embedding/vector"),
                     format!(
                         "the vector has {} components, but its fingerprint {} states {dimension}",

@@ -26,7 +26,7 @@ pub fn check_envelope(envelope: &Envelope, context: &Context) -> Vec<SemanticVio
             let host = context.host_version.as_deref().unwrap_or(PROTOCOL_VERSION);
             if !versions_compatible(host, protocol_version) {
                 out.push(
-                    Rule::H3,
+                    Rule::H1,
                     "/protocol_version".into(),
                     format!(
                         "the acknowledged version \"{protocol_version}\" is in the family \"{}\", not \"{}\"; a {host} host refuses this provider",
@@ -34,6 +34,15 @@ pub fn check_envelope(envelope: &Envelope, context: &Context) -> Vec<SemanticVio
                         protocol_family(host)
                     ),
                 );
+            }
+            for (member, value) in [("name", &provider.name), ("version", &provider.version)] {
+                if value.is_empty() {
+                    out.push(
+                        Rule::H2,
+                        format!("/provider/{member}"),
+                        format!("provider.{member} is empty"),
+                    );
+                }
             }
             data_flow(&provider.data_flow, "/provider/data_flow", &mut out);
             capabilities_rules(capabilities, "/capabilities", &mut out);
@@ -46,7 +55,7 @@ pub fn check_envelope(envelope: &Envelope, context: &Context) -> Vec<SemanticVio
     found
 }
 
-/// P5 (capability consistency) on a `Capabilities` object at `pointer`.
+/// CGP-RESOLVE (capability consistency) on a `Capabilities` object at `pointer`.
 pub fn check_capabilities(capabilities: &Capabilities, pointer: &str) -> Vec<SemanticViolation> {
     let mut found = Vec::new();
     capabilities_rules(capabilities, pointer, &mut Out(&mut found));
@@ -60,7 +69,7 @@ fn capabilities_rules(capabilities: &Capabilities, pointer: &str, out: &mut Out<
     for (index, representation) in capabilities.representations.iter().enumerate() {
         if *representation != Representation::Full {
             out.push(
-                Rule::P5,
+                Rule::Resolve,
                 format!("{pointer}/representations/{index}"),
                 format!(
                     "offering `{representation}` hands the host a handle to resolve, so capabilities.resolve must be true"
@@ -70,7 +79,7 @@ fn capabilities_rules(capabilities: &Capabilities, pointer: &str, out: &mut Out<
     }
 }
 
-/// C5 on a `DataFlow` object at `pointer`.
+/// C5 and U3 on a `DataFlow` object at `pointer`.
 pub fn check_data_flow(flow: &DataFlow, pointer: &str) -> Vec<SemanticViolation> {
     let mut found = Vec::new();
     data_flow(flow, pointer, &mut Out(&mut found));
@@ -83,7 +92,7 @@ fn data_flow(flow: &DataFlow, pointer: &str, out: &mut Out<'_>) {
         let name = scope.as_str();
         if !scope.is_well_formed() {
             out.push(
-                Rule::C5,
+                Rule::U3,
                 at.clone(),
                 format!(
                     "\"{name}\" is neither a base scope (local-only, org-tenant, third-party-index, third-party-model) nor a namespaced custom scope `vendor:name`"
@@ -151,7 +160,7 @@ fn result_rules(result: &ContextQueryResult, pointer: &str, context: &Context, o
     }
 }
 
-/// F12, F14 and F15: recomputes what each attestation of `result` claims to
+/// F12, F13, CGP-ATTEST-SIGNS and CGP-ATTEST-KEY: recomputes what each attestation of `result` claims to
 /// sign, from the frames as served by `provider`, and checks each signature
 /// against `keys`.
 fn attestations_verify(
@@ -166,7 +175,7 @@ fn attestations_verify(
                      at: String,
                      out: &mut Out<'_>| {
         if let Err(problem) = attestation::verify_signature(attestation, signed, keys) {
-            out.push(Rule::F15, at, problem.describe(attestation));
+            out.push(Rule::AttestKey, at, problem.describe(attestation));
         }
     };
     let root = result.result_attestation.as_ref().map(|attestation| {
@@ -205,7 +214,7 @@ fn attestations_verify(
                 signature(signed_by_frame, &commitment, at, out);
             } else {
                 out.push(
-                    Rule::F14,
+                    Rule::AttestSigns,
                     format!("{at}/signed_commitment"),
                     format!(
                         "the attestation of frame \"{}\" signs {}, but the frame as served commits to {expected}: its id, content_digest or provenance is not what was signed",
@@ -237,7 +246,7 @@ fn attestations_verify(
                 _ => None,
             };
             if let Some(message) = message {
-                out.push(Rule::F14, at, message);
+                out.push(Rule::F13, at, message);
             }
         }
     }

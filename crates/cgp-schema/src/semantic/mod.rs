@@ -9,12 +9,16 @@
 //! Two kinds of checks live here:
 //!
 //! - per-message rules ([`check_envelope`] and the per-type functions it calls):
-//!   B3, F1–F5, F11–F15, D1, E1, P1–P3, P5, C5, G1, G2, H3;
+//!   B3, F1–F5, F11–F13, D1, P1–P3, C5, U3, G1, G2, H1, H2, and our
+//!   CGP-RESOLVE, CGP-FRAME-VECTOR, CGP-ATTEST-SIGNS and CGP-ATTEST-KEY;
 //! - exchange rules, which need both sides of a conversation ([`Session`]): the
 //!   budget sum B1, the frame limit B4, the `id` echo H4, the `kinds` filter Q1,
-//!   the `as_of` pin Q2, anchored ranking G4 and the embedding dimension E1.
+//!   anchored ranking G3, the embedding dimension E1, and our `as_of` pin
+//!   CGP-AS-OF and CGP-VERIFY-OPTIN.
 //!
-//! Every rule is a MUST or a SHOULD of SPEC.md ([`Rule::requirement`]).
+//! Ids and levels are the protocol's where it states the rule, ours (`CGP-…`)
+//! where it does not (SPEC.md §Rule ids); every rule is a MUST or a SHOULD
+//! ([`Rule::requirement`]).
 //!
 //! The catalogue is in `rules`, the string grammars in `values`, the
 //! per-message rules in `message` and `frame`, the exchange rules in `session`,
@@ -54,10 +58,10 @@ pub struct Context {
     /// The dimension of the provider's `embeddings_fingerprint`, when it
     /// declares one with a decimal dimension (E1).
     pub embedding_dimension: Option<usize>,
-    /// The keys the provider published to check its attestations (F15).
+    /// The keys the provider published to check its attestations (CGP-ATTEST-KEY).
     pub attester_keys: Vec<AttesterKey>,
     /// The version the host speaks, which an acknowledged version must share a
-    /// family with (H3); `None` is [`cgp_types::PROTOCOL_VERSION`], the working version.
+    /// family with (H1); `None` is [`cgp_types::PROTOCOL_VERSION`], the working version.
     pub host_version: Option<String>,
 }
 

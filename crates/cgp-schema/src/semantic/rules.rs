@@ -1,9 +1,14 @@
-//! The rule catalogue: every rule id, whether SPEC.md says MUST or SHOULD, and
+//! The rule catalogue: every rule id `cgp` checks, its requirement level, and
 //! the violation a broken rule reports.
+//!
+//! Ids are the protocol's own (its SPEC.md, see SPEC.md §Rule ids) wherever
+//! the protocol states the rule, with the protocol's meaning and level. A rule
+//! the protocol does not state has an id of ours, `CGP-` and a name, which
+//! cannot collide with the protocol's letter-and-number ids.
 
 use std::fmt;
 
-/// A rule id of SPEC.md §Semantic rules (and the H3/H4 rules of §Handshake).
+/// A rule id of SPEC.md §Rule ids.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Rule {
     /// Σ `token_cost` ≤ the query's `max_tokens`.
@@ -14,8 +19,6 @@ pub enum Rule {
     B4,
     /// `content_digest`, when present, is `sha256:` + 64 lowercase hex.
     D1,
-    /// A file provenance digest is the sha256 of the bytes it addresses.
-    D2,
     /// `score` lies in `[0, 1]`.
     F1,
     /// `title` is not empty.
@@ -30,58 +33,70 @@ pub enum Rule {
     F11,
     /// `result_attestation` signs the Merkle root of the result's frames.
     F12,
-    /// Inclusion proofs have at most 64 steps and `leaf_index < leaf_count`.
+    /// An inclusion proof is bounded and leads to the signed result root.
     F13,
-    /// An attestation signs the commitment of the frame it names.
-    F14,
-    /// Signatures verify under the keys published at the handshake.
-    F15,
     /// A `full` frame carries `content`.
     P1,
     /// A `compact` frame carries content, digest, hash, transform and reference.
     P2,
     /// A `reference` frame carries a reference and hash, and no inline content.
     P3,
-    /// Offering `compact` or `reference` requires `resolve: true`.
-    P5,
-    /// Egress scopes are well-formed, and off-machine ones need `egress: true`.
+    /// An off-machine egress scope is not declared with `egress: false`.
     C5,
+    /// A custom egress scope is namespaced `vendor:name`.
+    U3,
     /// A graph provider's relations have a non-blank `display_name`.
     G1,
     /// Every relation's `target_uri` is non-blank.
     G2,
-    /// A graph provider returns a frame anchored on a query anchor it serves.
+    /// A graph provider ranks anchored frames first (SHOULD).
     G3,
-    /// Anchored frames are ranked before unanchored ones (SHOULD).
+    /// A graph provider returns an anchored frame when it has one.
     G4,
     /// A query embedding of the wrong dimension is refused (SHOULD).
     E1,
     /// No frame outside a non-empty `kinds` filter.
     Q1,
-    /// No frame that became valid after the query's `as_of`.
-    Q2,
-    /// The acknowledged version is in the major family the host speaks.
-    H3,
+    /// The provider acknowledges a version in the host's major family.
+    H1,
+    /// `provider.name` and `provider.version` are not empty.
+    H2,
     /// Replies echo the `id` of the request they answer.
     H4,
-    /// A provider answers an undecodable line with `error` and keeps serving.
+    /// A provider survives a malformed line or bad request and keeps serving.
     R1,
-    /// A `verify` verdict never vouches for a digest the provider does not serve.
-    V1,
-    /// A host sends `verify` only to providers that declare it.
-    V3,
-    /// A verifying provider answers `valid` for what it serves unchanged.
-    V4,
+    /// ... and answers it with `error` / `bad_request` (R1's SHOULD clause).
+    R1Reply,
+    /// A provider ends cleanly on `shutdown`.
+    R2,
+    /// A verifying provider answers `verify` honestly: `valid` exactly for
+    /// what it serves unchanged.
+    V2,
+    /// Ours: a file provenance digest is the sha256 of the bytes it addresses.
+    FileBytes,
+    /// Ours: an attestation signs the commitment of the frame it names.
+    AttestSigns,
+    /// Ours: signatures verify under the keys published at the handshake.
+    AttestKey,
+    /// Ours: offering `compact` or `reference` requires `resolve: true`.
+    Resolve,
+    /// Ours: no frame that became valid after the query's `as_of` (SHOULD).
+    AsOf,
+    /// Ours: a frame's embedding vector has its fingerprint's length (SHOULD).
+    FrameVector,
+    /// Ours: a host sends `verify` only to providers that declare it.
+    VerifyOptIn,
+    /// Ours: every query gets one reply, and nothing comes unasked.
+    Answer,
 }
 
 impl Rule {
     /// Every rule, in declaration order.
-    pub const ALL: [Rule; 33] = [
+    pub const ALL: [Rule; 38] = [
         Rule::B1,
         Rule::B3,
         Rule::B4,
         Rule::D1,
-        Rule::D2,
         Rule::F1,
         Rule::F2,
         Rule::F3,
@@ -90,36 +105,42 @@ impl Rule {
         Rule::F11,
         Rule::F12,
         Rule::F13,
-        Rule::F14,
-        Rule::F15,
         Rule::P1,
         Rule::P2,
         Rule::P3,
-        Rule::P5,
         Rule::C5,
+        Rule::U3,
         Rule::G1,
         Rule::G2,
         Rule::G3,
         Rule::G4,
         Rule::E1,
         Rule::Q1,
-        Rule::Q2,
-        Rule::H3,
+        Rule::H1,
+        Rule::H2,
         Rule::H4,
         Rule::R1,
-        Rule::V1,
-        Rule::V3,
-        Rule::V4,
+        Rule::R1Reply,
+        Rule::R2,
+        Rule::V2,
+        Rule::FileBytes,
+        Rule::AttestSigns,
+        Rule::AttestKey,
+        Rule::Resolve,
+        Rule::AsOf,
+        Rule::FrameVector,
+        Rule::VerifyOptIn,
+        Rule::Answer,
     ];
 
-    /// The rule id as SPEC.md writes it, e.g. `"B3"`.
+    /// The rule id as SPEC.md writes it, e.g. `"B3"` or `"CGP-FILE-BYTES"`.
+    /// R1's MUST and SHOULD clauses share the protocol's id `"R1"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Rule::B1 => "B1",
             Rule::B3 => "B3",
             Rule::B4 => "B4",
             Rule::D1 => "D1",
-            Rule::D2 => "D2",
             Rule::F1 => "F1",
             Rule::F2 => "F2",
             Rule::F3 => "F3",
@@ -128,33 +149,45 @@ impl Rule {
             Rule::F11 => "F11",
             Rule::F12 => "F12",
             Rule::F13 => "F13",
-            Rule::F14 => "F14",
-            Rule::F15 => "F15",
             Rule::P1 => "P1",
             Rule::P2 => "P2",
             Rule::P3 => "P3",
-            Rule::P5 => "P5",
             Rule::C5 => "C5",
+            Rule::U3 => "U3",
             Rule::G1 => "G1",
             Rule::G2 => "G2",
             Rule::G3 => "G3",
             Rule::G4 => "G4",
             Rule::E1 => "E1",
             Rule::Q1 => "Q1",
-            Rule::Q2 => "Q2",
-            Rule::H3 => "H3",
+            Rule::H1 => "H1",
+            Rule::H2 => "H2",
             Rule::H4 => "H4",
-            Rule::R1 => "R1",
-            Rule::V1 => "V1",
-            Rule::V3 => "V3",
-            Rule::V4 => "V4",
+            Rule::R1 | Rule::R1Reply => "R1",
+            Rule::R2 => "R2",
+            Rule::V2 => "V2",
+            Rule::FileBytes => "CGP-FILE-BYTES",
+            Rule::AttestSigns => "CGP-ATTEST-SIGNS",
+            Rule::AttestKey => "CGP-ATTEST-KEY",
+            Rule::Resolve => "CGP-RESOLVE",
+            Rule::AsOf => "CGP-AS-OF",
+            Rule::FrameVector => "CGP-FRAME-VECTOR",
+            Rule::VerifyOptIn => "CGP-VERIFY-OPTIN",
+            Rule::Answer => "CGP-ANSWER",
         }
     }
 
-    /// Whether SPEC.md states the rule as a MUST or as a SHOULD.
+    /// Whether the rule is the protocol's (`false`: one of ours, `CGP-…`).
+    pub fn is_upstream(self) -> bool {
+        !self.as_str().starts_with("CGP-")
+    }
+
+    /// The rule's requirement level: the protocol's for its rules, ours for ours.
     pub fn requirement(self) -> Requirement {
         match self {
-            Rule::G4 | Rule::E1 => Requirement::Should,
+            Rule::G3 | Rule::E1 | Rule::R1Reply | Rule::AsOf | Rule::FrameVector => {
+                Requirement::Should
+            }
             _ => Requirement::Must,
         }
     }
@@ -171,13 +204,25 @@ impl fmt::Display for Rule {
     }
 }
 
-/// How binding a rule is: a broken MUST is an error, a broken SHOULD a warning.
+/// How binding a rule is: a broken MUST is an error, a broken SHOULD a
+/// warning. (A MAY allows a choice; no checked rule is one, so there is no
+/// third level.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Requirement {
     /// The rule says MUST (or MUST NOT).
     Must,
     /// The rule says SHOULD (or SHOULD NOT).
     Should,
+}
+
+impl Requirement {
+    /// `"MUST"` or `"SHOULD"`, as the specifications write them.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Requirement::Must => "MUST",
+            Requirement::Should => "SHOULD",
+        }
+    }
 }
 
 /// One broken semantic rule.

@@ -44,6 +44,8 @@ impl Pending {
 pub struct Session {
     context: Context,
     correlation: Option<bool>,
+    /// `capabilities.verify` of the acknowledgement, once seen.
+    verify: Option<bool>,
     pub(super) pending: VecDeque<Pending>,
     /// The bytes `pending` remembers ([`Pending::remembered_bytes`]).
     pub(super) pending_id_bytes: usize,
@@ -75,7 +77,7 @@ impl Session {
         &self.context
     }
 
-    /// A session whose host speaks `version` (H3 holds acknowledgements to its
+    /// A session whose host speaks `version` (H1 holds acknowledgements to its
     /// family) instead of the working version.
     pub fn speaking(version: Option<&str>) -> Self {
         let mut session = Self::default();
@@ -106,6 +108,7 @@ impl Session {
                     host_version: self.context.host_version.take(),
                 };
                 self.correlation = Some(capabilities.correlation);
+                self.verify = Some(capabilities.verify);
             }
             Envelope::Query { id, query } => {
                 self.queries_seen = true;
@@ -146,6 +149,13 @@ impl Session {
             }
             Envelope::Error { id, .. } => {
                 self.answer(id.as_deref(), false, &mut out);
+            }
+            Envelope::Verify { .. } if self.verify == Some(false) => {
+                out.push(
+                    Rule::VerifyOptIn,
+                    String::new(),
+                    "the host sends verify, but the provider did not declare capabilities.verify; a host re-queries such a provider instead".into(),
+                );
             }
             _ => {}
         }
@@ -249,7 +259,7 @@ impl Session {
 }
 
 /// Whether `frame` is anchored on one of `anchors`: its own `uri`, or the
-/// `target_uri` of one of its relations, is one of them (SPEC.md G3).
+/// `target_uri` of one of its relations, is one of them (SPEC.md G4).
 pub fn is_anchored(frame: &ContextFrame, anchors: &[String]) -> bool {
     frame.uri.as_ref().is_some_and(|uri| anchors.contains(uri))
         || frame
@@ -259,7 +269,7 @@ pub fn is_anchored(frame: &ContextFrame, anchors: &[String]) -> bool {
 }
 
 /// The rules on a `frames` reply that need the query it answers: B1, B4, Q1,
-/// Q2, G4 and E1.
+/// CGP-AS-OF, G3 and E1.
 fn answer_rules(
     result: &ContextQueryResult,
     query: &Pending,
@@ -284,7 +294,7 @@ fn answer_rules(
         if let (Some(as_of), Some(valid_from)) = (&query.as_of, &frame.valid_from) {
             if is_later(valid_from, as_of) == Some(true) {
                 out.push(
-                    Rule::Q2,
+                    Rule::AsOf,
                     format!("{at}/valid_from"),
                     format!(
                         "the frame became valid at {valid_from}, after the as_of {as_of} of the query of {}",
@@ -306,7 +316,7 @@ fn answer_rules(
         if let (Some(unanchored), Some(anchored)) = (first_unanchored, last_anchored) {
             if unanchored < anchored {
                 out.push(
-                    Rule::G4,
+                    Rule::G3,
                     format!("/result/frames/{anchored}"),
                     format!(
                         "frame {anchored} is anchored on the query's anchors but ranked after frame {unanchored}, which is not (the query of {})",

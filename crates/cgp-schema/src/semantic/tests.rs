@@ -221,13 +221,17 @@ fn every_rule_is_written_in_the_spec_with_its_strength() {
             .min()
             .unwrap_or(own.len());
         let text = &own[..end];
-        match rule.requirement() {
-            Requirement::Must => assert!(text.contains("MUST"), "{rule}: {text}"),
-            Requirement::Should => assert!(
-                text.contains("SHOULD") && !text.contains("MUST"),
-                "{rule}: {text}"
-            ),
-        }
+        // A protocol rule may hold clauses of both levels (R1, E1); each
+        // level a rule is checked at must be written in its paragraph.
+        assert!(text.contains(rule.requirement().as_str()), "{rule}: {text}");
+        // The rule is a row of the table of rule ids, at its level.
+        let row = format!(
+            "| [{rule}](#rule-{}) | {} |",
+            rule.as_str().to_ascii_lowercase(),
+            rule.requirement().as_str()
+        );
+        assert!(markdown.contains(&row), "{rule}: no row {row}");
+        assert_eq!(rule.is_upstream(), !rule.as_str().starts_with("CGP-"));
     }
 }
 
@@ -290,8 +294,8 @@ fn session_checks_kinds_as_of_anchors_and_embedding() {
         rules(&session.observe(&frames, "line 3")),
         vec![
             ("Q1", "/result/frames/0/kind"),
-            ("Q2", "/result/frames/0/valid_from"),
-            ("G4", "/result/frames/1"),
+            ("CGP-AS-OF", "/result/frames/0/valid_from"),
+            ("G3", "/result/frames/1"),
             ("E1", "/result"),
         ]
     );
@@ -299,29 +303,83 @@ fn session_checks_kinds_as_of_anchors_and_embedding() {
     let open = line(r#"{"type":"query","query":{"goal":"g","max_frames":5,"max_tokens":50}}"#);
     session.observe(&open, "line 4");
     assert!(session.observe(&frames, "line 5").is_empty());
-    assert_eq!(Rule::G4.requirement(), Requirement::Should);
+    assert_eq!(Rule::G3.requirement(), Requirement::Should);
+    assert_eq!(Rule::AsOf.requirement(), Requirement::Should);
     assert_eq!(Rule::Q1.requirement(), Requirement::Must);
 }
 
 #[test]
-fn version_family_is_h3() {
+fn version_family_is_h1() {
     let ack = line(
         r#"{"type":"handshake_ack","protocol_version":"demo/10.0","provider":{"name":"p","version":"1","data_flow":{"egress_scopes":["acme"]}},"capabilities":{"representations":["compact"]}}"#,
     );
-    // A host speaking the acknowledged family has no H3 to report.
+    // A host speaking the acknowledged family has no H1 to report.
     let demo_host = Context {
         host_version: Some("demo/10.3".into()),
         ..Context::default()
     };
-    assert!(!rules(&check_envelope(&ack, &demo_host)).contains(&("H3", "/protocol_version")));
+    assert!(!rules(&check_envelope(&ack, &demo_host)).contains(&("H1", "/protocol_version")));
     let found = check_envelope(&ack, &Context::default());
     assert_eq!(
         rules(&found),
         vec![
-            ("H3", "/protocol_version"),
+            ("H1", "/protocol_version"),
+            ("U3", "/provider/data_flow/egress_scopes/0"),
             ("C5", "/provider/data_flow/egress_scopes/0"),
-            ("C5", "/provider/data_flow/egress_scopes/0"),
-            ("P5", "/capabilities/representations/0"),
+            ("CGP-RESOLVE", "/capabilities/representations/0"),
         ]
     );
+}
+
+/// H2: an empty provider name or version; CGP-VERIFY-OPTIN: `verify` sent to a
+/// provider that did not declare it.
+#[test]
+fn empty_identity_is_h2_and_unasked_verify_is_ours() {
+    let ack = line(&format!(
+        r#"{{"type":"handshake_ack","protocol_version":"{PROTOCOL_VERSION}","provider":{{"name":"","version":"","data_flow":{{}}}},"capabilities":{{}}}}"#
+    ));
+    assert_eq!(
+        rules(&check_envelope(&ack, &Context::default())),
+        vec![("H2", "/provider/name"), ("H2", "/provider/version")]
+    );
+    let mut session = Session::new();
+    assert!(session.observe(&ack, "line 1").is_empty());
+    let verify =
+        line(r#"{"type":"verify","request":{"frames":[{"provider_id":"p","frame_id":"f"}]}}"#);
+    assert_eq!(
+        rules(&session.observe(&verify, "line 2")),
+        vec![("CGP-VERIFY-OPTIN", "")]
+    );
+    assert_eq!(Rule::VerifyOptIn.requirement(), Requirement::Must);
+    assert!(!Rule::VerifyOptIn.is_upstream());
+}
+
+/// Every id of ours is in our namespace, every other one looks like the
+/// protocol's (letters then digits), and no id names two rules at different
+/// levels but R1, whose MUST and SHOULD clauses the protocol states together.
+#[test]
+fn rule_ids_are_the_protocols_or_ours() {
+    for rule in Rule::ALL {
+        let id = rule.as_str();
+        if rule.is_upstream() {
+            let letters = id.trim_end_matches(|c: char| c.is_ascii_digit());
+            assert!(
+                !letters.is_empty()
+                    && letters.len() < id.len()
+                    && letters.chars().all(|c| c.is_ascii_uppercase()),
+                "{id}"
+            );
+        } else {
+            assert!(
+                id.starts_with("CGP-") && !id.contains(char::is_lowercase),
+                "{id}"
+            );
+        }
+        for other in Rule::ALL {
+            if other != rule && other.as_str() == id {
+                assert_eq!(id, "R1");
+                assert_ne!(other.requirement(), rule.requirement());
+            }
+        }
+    }
 }

@@ -74,7 +74,7 @@ pub fn is_protocol_timestamp(text: &str) -> bool {
 }
 
 /// Whether protocol timestamp `a` names a later instant than `b`; `None` when
-/// either is not a protocol timestamp (SPEC.md F4, Q2). The profile spells every
+/// either is not a protocol timestamp (SPEC.md F4, CGP-AS-OF). The profile spells every
 /// instant one way, so the date and time compare as text; the fractions compare
 /// digit by digit, a missing one being the smallest.
 pub fn is_later(a: &str, b: &str) -> Option<bool> {

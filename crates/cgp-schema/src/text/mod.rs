@@ -3,4 +3,5 @@
 
 pub mod diagnostic;
 pub mod json_text;
+pub mod mutate;
 pub(crate) mod shown;

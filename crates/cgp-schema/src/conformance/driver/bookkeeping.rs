@@ -18,6 +18,9 @@ impl Driver<'_> {
             }
             None => true,
         };
+        if running {
+            (self.observe)(Event::Started(name));
+        }
         self.current = Some(step);
         if !running {
             self.finish();
@@ -33,10 +36,10 @@ impl Driver<'_> {
     pub(super) fn finish(&mut self) {
         if let Some(tally) = self.unsolicited_in_step.take() {
             let others = tally.lines - tally.notifications;
-            let problem = |severity, message| Problem {
+            let problem = |severity, rule, message| Problem {
                 severity,
                 side: Side::Provider,
-                rule: None,
+                rule,
                 message,
                 sequence: Some(tally.first),
             };
@@ -44,12 +47,14 @@ impl Driver<'_> {
             if others > 0 {
                 step.problems.push(problem(
                     Severity::Error,
+                    Some(Rule::Answer),
                     format!("{others} unsolicited line(s): {}", tally.when),
                 ));
             }
             if tally.notifications > 0 {
                 step.problems.push(problem(
                     Severity::Warning,
+                    None,
                     format!(
                         "{} unsolicited error(s) without an id (notifications): {}",
                         tally.notifications, tally.when
@@ -58,6 +63,7 @@ impl Driver<'_> {
             }
         }
         if let Some(step) = self.current.take() {
+            (self.observe)(Event::Finished(&step));
             self.steps.push(step);
         }
     }

@@ -3,21 +3,38 @@
 
 use super::*;
 
+/// Whether the protocol requires the reply a request asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Wait {
+    /// A MUST: silence is a broken rule, and two in a row end the script.
+    Required,
+    /// A SHOULD: waited for [`Options::should_wait`]; the caller judges
+    /// silence (see [`Driver::silent`]), and the script goes on.
+    Should,
+}
+
 impl Driver<'_> {
-    /// Sends `line` and waits for the one reply it asks for.
+    /// Sends `line` and waits for the one reply it asks for. `rule` is the rule
+    /// an unanswered request or a closed output breaks.
     pub(super) fn exchange(
         &mut self,
         line: &[u8],
         probe: bool,
         expected: &[Variant],
-        rule: Option<Rule>,
+        rule: Rule,
+        wait: Wait,
     ) -> Option<Checked> {
+        self.silent = false;
         if !self.send(line, probe) {
             return None;
         }
-        let timeout = self.options.timeout;
-        let reply = match self.peer.receive(timeout) {
+        let timeout = match wait {
+            Wait::Required => self.options.timeout,
+            Wait::Should => self.options.should_wait.min(self.options.timeout),
+        };
+        let reply = match self.peer().receive(timeout) {
             Received::Line { bytes, terminated } => {
+                self.unanswered_in_row = 0;
                 let checked = self.record(Side::Provider, &bytes, false);
                 if !terminated {
                     self.closed_mid_line();
@@ -28,14 +45,26 @@ impl Driver<'_> {
                 self.record_too_long(length);
                 None
             }
+            Received::Timeout if wait == Wait::Should => {
+                self.silent = true;
+                return None;
+            }
             Received::Timeout => {
                 self.problem(
                     Severity::Error,
                     Side::Provider,
-                    rule,
+                    Some(rule),
                     format!("no reply within {}", seconds(timeout)),
                 );
-                self.end("the provider did not answer in time");
+                self.unanswered_in_row += 1;
+                if self.unanswered_in_row >= MAX_UNANSWERED_IN_ROW {
+                    self.stopped_answering = true;
+                    self.end(&format!(
+                        "the provider answered none of the last {} requests within {} each",
+                        self.unanswered_in_row,
+                        seconds(timeout)
+                    ));
+                }
                 return None;
             }
             Received::Closed => {
@@ -43,14 +72,14 @@ impl Driver<'_> {
                 self.problem(
                     Severity::Error,
                     Side::Provider,
-                    rule,
+                    Some(rule),
                     "the provider closed its output instead of answering (did it exit?)".into(),
                 );
                 self.end("the provider closed its output");
                 return None;
             }
             Received::Failed(error) => {
-                self.read_failed(rule, &error);
+                self.read_failed(Some(rule), &error);
                 return None;
             }
         };
@@ -62,20 +91,17 @@ impl Driver<'_> {
         if let Some(variant) = variant {
             if !expected.contains(&variant) {
                 let names: Vec<&str> = expected.iter().map(|v| v.as_str()).collect();
+                // Surviving bad input is R1's MUST; what the reply is, its SHOULD.
+                let rule = if rule == Rule::R1 {
+                    Rule::R1Reply
+                } else {
+                    rule
+                };
                 self.problem(
-                    Severity::Error,
-                    Side::Provider,
-                    rule,
-                    format!("expected {} in reply, got `{variant}`", names.join(" or ")),
-                );
-            }
-        } else if let Some(rule) = rule {
-            if self.ended.is_none() {
-                self.problem(
-                    Severity::Error,
+                    rule.requirement().into(),
                     Side::Provider,
                     Some(rule),
-                    "the reply is not an envelope; an undecodable line must be answered with an error envelope".into(),
+                    format!("expected {} in reply, got `{variant}`", names.join(" or ")),
                 );
             }
         }
@@ -87,7 +113,7 @@ impl Driver<'_> {
 
     pub(super) fn send(&mut self, line: &[u8], probe: bool) -> bool {
         self.record(Side::Host, line, probe);
-        match self.peer.send(line) {
+        match self.peer().send(line) {
             Ok(()) => true,
             Err(error) => {
                 self.problem(
@@ -105,7 +131,7 @@ impl Driver<'_> {
     /// Reads what the provider wrote without being asked.
     pub(super) fn drain(&mut self) {
         while self.ended.is_none() {
-            match self.peer.receive(Duration::ZERO) {
+            match self.peer().receive(Duration::ZERO) {
                 Received::Timeout => return,
                 Received::Line { bytes, terminated } => {
                     self.unsolicited(&bytes, terminated, "no request was waiting for them");
@@ -127,6 +153,8 @@ impl Driver<'_> {
     }
 
     pub(super) fn unsolicited(&mut self, bytes: &[u8], terminated: bool, when: &'static str) {
+        // A late reply to a request that was given up on is a reply after all.
+        self.unanswered_in_row = 0;
         let checked = self.record(Side::Provider, bytes, false);
         if !terminated {
             self.closed_mid_line();
@@ -251,6 +279,9 @@ impl Driver<'_> {
             probe,
             findings,
         });
+        if let Some(message) = self.current.as_ref().and_then(|step| step.messages.last()) {
+            (self.observe)(Event::Line(message));
+        }
         if let Some(variant) = wrong_way {
             self.problem(
                 Severity::Error,

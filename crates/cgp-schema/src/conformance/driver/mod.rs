@@ -3,25 +3,35 @@
 //! [`run`] plays a host against a [`Peer`]: it sends a `handshake`, queries
 //! covering every kind the provider declares, a query with a tiny budget and one
 //! with a zero budget, a query pinned `as_of` the earliest `valid_from` served
-//! (Q2), one anchored on a URI served (G3, for a graph provider), one with an
-//! embedding of the wrong dimension (E1, when a fingerprint is declared),
-//! `verify` with the digests served and with changed ones (V4, V1), an envelope
-//! of an unknown type and a line that is not JSON (both must get an `error` and
-//! leave the provider serving, R1), another query, and `shutdown`, after which
-//! the provider must exit. Local `file` provenance is re-read and re-hashed
-//! (D2).
+//! (CGP-AS-OF), one anchored on a URI served (G4, for a graph provider), one
+//! with an embedding of the wrong dimension (E1, when a fingerprint is
+//! declared), `verify` with the digests served and with changed ones (V2), an
+//! envelope of an unknown type and a line that is not JSON (each followed by a
+//! query that shows the provider still serves, R1), and `shutdown`, after
+//! which the provider must exit (R2). Local `file` provenance is re-read and
+//! re-hashed (CGP-FILE-BYTES).
 //!
 //! Every line in both directions is judged: the interop profile and the
-//! decoder give errors, the strict profile warnings, and every semantic rule of
-//! SPEC.md, per message and across the conversation, an error when it is a MUST
-//! and a warning when it is a SHOULD. Every read has a timeout; an unanswered
-//! request, a closed output or a flood of unsolicited lines ends the
-//! conversation, and the provider is killed.
+//! decoder give errors, the strict profile warnings, and every semantic rule,
+//! per message and across the conversation, an error when it is a MUST and a
+//! warning when it is a SHOULD. Every read has a timeout. A reply the protocol
+//! only asks for (a SHOULD, such as R1's `error` for garbage) is awaited for
+//! [`Options::should_wait`] only, and silence is reported and the script goes
+//! on. An unanswered request (a MUST) is reported and the script goes on too,
+//! until two requests in a row go unanswered; then the remaining steps are
+//! skipped, saying so, but `shutdown` is still sent (R2). A closed output or a
+//! flood of unsolicited lines ends the conversation, and the provider is
+//! killed. Given a way to start another provider ([`run_respawning`]), a
+//! provider that died is replaced before each probe that may poison a
+//! conversation (the wrong-dimension embedding, verify, the unknown type, the
+//! garbage line) and before `shutdown`, so one crash hides none of them.
 
 mod bookkeeping;
 mod conversation;
 mod probes;
 mod steps;
+
+use conversation::Wait;
 
 use super::provenance::{self, Reread};
 use super::{Message, Peer, Problem, Received, Report, SHOWN_LINE_CHARS, Severity, Side, Step};
@@ -39,7 +49,29 @@ use std::time::{Duration, Instant};
 pub struct Options {
     /// How long to wait for each reply, and for the exit after `shutdown`.
     pub timeout: Duration,
+    /// How long to wait for a reply the protocol does not require (a SHOULD):
+    /// the `error` for a line that is not JSON, or for an unknown envelope
+    /// type. At most [`Options::timeout`].
+    pub should_wait: Duration,
 }
+
+/// The default of [`Options::should_wait`].
+pub const SHOULD_WAIT: Duration = Duration::from_millis(500);
+
+impl Options {
+    /// `timeout` for every reply, and [`SHOULD_WAIT`] (or `timeout`, if
+    /// shorter) for the replies the protocol does not require.
+    pub fn new(timeout: Duration) -> Self {
+        Self {
+            timeout,
+            should_wait: SHOULD_WAIT.min(timeout),
+        }
+    }
+}
+
+/// After this many requests in a row without a reply the provider is taken
+/// to have stopped answering, and the remaining steps are skipped.
+pub(crate) const MAX_UNANSWERED_IN_ROW: usize = 2;
 
 /// More unsolicited lines than this and the provider is flooding its output.
 pub(crate) const MAX_UNSOLICITED: usize = 64;
@@ -47,13 +79,20 @@ pub(crate) const MAX_UNSOLICITED: usize = 64;
 pub(crate) const MAX_KINDS: usize = 8;
 /// At most this many held frames are sent in the `verify` request.
 pub(crate) const MAX_VERIFY_FRAMES: usize = 8;
-/// At most this many file provenance links are re-read and hashed (D2).
+/// At most this many file provenance links are re-read and hashed
+/// (CGP-FILE-BYTES).
 pub(crate) const MAX_REREAD: usize = 64;
 /// How long a provider that closed its output gets to exit before it is killed.
 const EXIT_GRACE: Duration = Duration::from_millis(500);
 
 /// The identity `verify` asks about when no query returned a frame with a digest.
 const UNKNOWN_FRAME: &str = "cgp-check:no-such-frame";
+
+/// Starts a new provider like the one under test, or `None` when it cannot.
+pub type Respawn<'r> = &'r mut dyn FnMut() -> Option<Box<dyn Peer>>;
+
+/// At most this many times a provider that died is replaced.
+pub(crate) const MAX_RESTARTS: usize = 4;
 
 /// Runs the conversation against `peer` and reports on it. The provider has
 /// ended (and, for a child process, been reaped) when this returns.
@@ -63,8 +102,38 @@ pub fn run(
     strict: &Validator,
     options: Options,
 ) -> Report {
+    run_observed(peer, None, interop, strict, options, &mut |_| {})
+}
+
+/// What the conversation is doing, as it happens: for a front end that shows
+/// progress. The report [`run`] returns says the same, complete, at the end.
+#[derive(Debug, Clone, Copy)]
+pub enum Event<'a> {
+    /// A step begins (a skipped one is only [`Event::Finished`]).
+    Started(&'a str),
+    /// A line was sent or received and judged.
+    Line(&'a Message),
+    /// A step is over, with everything it found.
+    Finished(&'a Step),
+}
+
+/// As [`run`], replacing a provider that died with one from `respawn` before
+/// each probe that may poison a conversation and before `shutdown`, and
+/// telling `observe` of every step and line as it happens.
+pub fn run_observed<'a>(
+    peer: &'a mut dyn Peer,
+    respawn: Option<Respawn<'a>>,
+    interop: &'a Validator,
+    strict: &'a Validator,
+    options: Options,
+    observe: &'a mut dyn FnMut(Event<'_>),
+) -> Report {
     let mut driver = Driver {
+        observe,
         peer,
+        respawn,
+        fresh: None,
+        restarts: 0,
         interop,
         strict,
         options,
@@ -82,21 +151,33 @@ pub fn run(
         fallback_anchor: None,
         reread: Vec::new(),
         ended: None,
+        unanswered_in_row: 0,
+        silent: false,
+        stopped_answering: false,
         closed_output: false,
         exit: None,
         unsolicited_in_step: None,
     };
     driver.script();
     let exit = driver.teardown();
+    let diagnostics = driver.peer().diagnostics();
     Report {
         steps: driver.steps,
         exit,
-        diagnostics: driver.peer.diagnostics(),
+        diagnostics,
     }
 }
 
 struct Driver<'a> {
+    /// Told of steps and lines as they happen.
+    observe: &'a mut dyn FnMut(Event<'_>),
     peer: &'a mut dyn Peer,
+    /// Starts a replacement for a provider that died.
+    respawn: Option<Respawn<'a>>,
+    /// The replacement in use, if any.
+    fresh: Option<Box<dyn Peer>>,
+    /// How many times the provider was replaced.
+    restarts: usize,
     interop: &'a Validator,
     strict: &'a Validator,
     options: Options,
@@ -121,6 +202,14 @@ struct Driver<'a> {
     reread: Vec<(Option<String>, Option<String>, String)>,
     /// Why the conversation ended early.
     ended: Option<String>,
+    /// Requests in a row that got no reply.
+    unanswered_in_row: usize,
+    /// The last exchange waited for a reply the protocol does not require, and
+    /// none came.
+    silent: bool,
+    /// The conversation ended because the provider stopped answering (its
+    /// input and output are still open, so `shutdown` is still sent).
+    stopped_answering: bool,
     /// The provider closed its output.
     closed_output: bool,
     /// How the provider exited after `shutdown`.
@@ -169,19 +258,65 @@ impl Driver<'_> {
         );
         self.as_of();
         self.anchored(capabilities.graph);
+        let capabilities = self.recover().unwrap_or(capabilities);
         self.wrong_embedding(capabilities.embeddings_fingerprint.as_deref());
+        let capabilities = self.recover().unwrap_or(capabilities);
         self.verify(capabilities.verify);
+        self.recover();
         self.probe(
             "unknown envelope type",
             br#"{"type":"cgp_check_unknown_type","note":"an envelope type this protocol does not define"}"#,
-        );
-        self.probe("garbage line", b"this line is not JSON {");
-        self.query(
-            "still serving after garbage",
-            self.new_query(Vec::new(), 1, 100),
             false,
         );
+        self.still_serving("still serving after an unknown type");
+        self.recover();
+        self.probe("garbage line", b"this line is not JSON {", true);
+        self.still_serving("still serving after garbage");
+        self.recover();
         self.shutdown();
+    }
+
+    /// The provider in use: the replacement, once there is one.
+    fn peer(&mut self) -> &mut dyn Peer {
+        match &mut self.fresh {
+            Some(fresh) => fresh.as_mut(),
+            None => &mut *self.peer,
+        }
+    }
+
+    /// When the provider died (its output closed) and another can be started,
+    /// reaps it, starts another and shakes hands with it, so the steps that
+    /// follow still run; the new provider's capabilities, if it acknowledged.
+    fn recover(&mut self) -> Option<Capabilities> {
+        if !self.closed_output || self.restarts >= MAX_RESTARTS {
+            return None;
+        }
+        let respawn = self.respawn.as_mut()?;
+        let fresh = respawn();
+        self.finish();
+        let ended = self.peer().wait_exit(EXIT_GRACE);
+        let ended =
+            ended.unwrap_or_else(|| format!("{} (killed by cgp check)", self.peer().kill()));
+        let mut step = Step::new("restart the provider");
+        let Some(fresh) = fresh else {
+            step.skipped = Some(format!(
+                "the provider ended ({ended}), and another could not be started"
+            ));
+            self.current = Some(step);
+            self.finish();
+            return None;
+        };
+        step.detail = format!("the provider ended ({ended}); the remaining steps go to a new one");
+        self.current = Some(step);
+        self.finish();
+        self.fresh = Some(fresh);
+        self.restarts += 1;
+        self.ended = None;
+        self.closed_output = false;
+        self.stopped_answering = false;
+        self.unanswered_in_row = 0;
+        self.checker = TranscriptChecker::with_rules(self.interop, true, true);
+        self.handshake()
     }
 }
 

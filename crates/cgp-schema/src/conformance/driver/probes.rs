@@ -1,13 +1,13 @@
-//! The probes that test one rule each: a query pinned `as_of` (Q2), one
-//! anchored on a served URI (G3), one with a wrong-dimension embedding (E1),
-//! `verify` with served and changed digests (V4, V1), and lines the provider
-//! must answer with an `error` (R1).
+//! The probes that test one rule each: a query pinned `as_of` (CGP-AS-OF),
+//! one anchored on a served URI (G4), one with a wrong-dimension embedding
+//! (E1), `verify` with served and changed digests (V2), and lines a provider
+//! must survive and should answer with an `error` (R1).
 
 use super::*;
 
 impl Driver<'_> {
-    /// Q2: a query pinned to the earliest `valid_from` served so far; the
-    /// session flags any frame that became valid after it.
+    /// CGP-AS-OF: a query pinned to the earliest `valid_from` served so far;
+    /// the session flags any frame that became valid after it.
     pub(super) fn as_of(&mut self) {
         let Some(pin) = self.earliest_valid_from.clone() else {
             if self.begin("query as_of") {
@@ -20,8 +20,8 @@ impl Driver<'_> {
         self.query(&format!("query as_of={pin}"), query, false);
     }
 
-    /// G3: a graph provider asked for frames anchored on a URI it served must
-    /// return one; the session checks the ranking (G4).
+    /// G4: a graph provider asked for frames anchored on a URI it served must
+    /// return one; the session checks the ranking (G3).
     pub(super) fn anchored(&mut self, graph: bool) {
         let anchor = self.anchor.clone().or_else(|| self.fallback_anchor.clone());
         let (true, Some(anchor)) = (graph, anchor) else {
@@ -46,7 +46,7 @@ impl Driver<'_> {
             {
                 self.problem_in_last(
                     Severity::Error,
-                    Rule::G3,
+                    Rule::G4,
                     format!(
                         "no frame of the answer is anchored on \"{}\", a URI from the provider's own earlier answers",
                         crate::text::shown::cut(&anchors[0], 80)
@@ -69,7 +69,11 @@ impl Driver<'_> {
         let mut query = self.new_query(Vec::new(), 5, 2000);
         query.embedding = Some(vec![0.5; wrong]);
         let name = format!("query with a {wrong}-dimensional embedding");
-        if let Some(Envelope::Error { code, .. }) = self.query(&name, query, false) {
+        // A query it cannot use is a bad request: going silent or dying on it
+        // breaks R1, not only the reply rule.
+        if let Some(Envelope::Error { code, .. }) =
+            self.query_judged_by(&name, query, false, Rule::R1)
+        {
             let code = code.unwrap_or(ErrorCode::Internal);
             if code != ErrorCode::BadRequest {
                 self.problem_in_last(
@@ -84,15 +88,15 @@ impl Driver<'_> {
         }
     }
 
-    /// Asks `verify` about the identities served so far, first as served (V4:
-    /// each must be `valid`), then with every digest changed (V1: none may be
+    /// V2: asks `verify` about the identities served so far, first as served
+    /// (each must be `valid`), then with every digest changed (none may be
     /// `valid`, and each must be `stale`).
     pub(super) fn verify(&mut self, advertised: bool) {
         if !advertised {
             for name in ["verify", "verify changed digests"] {
                 if self.begin(name) {
                     self.skip(
-                        "the provider does not declare capabilities.verify (V3: a host sends verify only to providers that do)",
+                        "the provider does not declare capabilities.verify (CGP-VERIFY-OPTIN: a host sends verify only to providers that do)",
                     );
                 }
             }
@@ -125,7 +129,7 @@ impl Driver<'_> {
             if !unvouched.is_empty() {
                 self.problem_in_last(
                     Severity::Error,
-                    Rule::V4,
+                    Rule::V2,
                     format!(
                         "the provider declares verify but does not answer `valid` for {} of the {} frame(s) it has just served with these digests: {}",
                         unvouched.len(),
@@ -157,7 +161,7 @@ impl Driver<'_> {
             if !wrong.is_empty() {
                 self.problem_in_last(
                     Severity::Error,
-                    Rule::V1,
+                    Rule::V2,
                     format!(
                         "asked about frames it still serves, under digests it never served, the provider must answer `stale`: {}",
                         wrong.join(", ")
@@ -182,7 +186,13 @@ impl Driver<'_> {
                 frames: frames.clone(),
             },
         });
-        let reply = self.exchange(&line, false, &[Variant::Verified, Variant::Error], None);
+        let reply = self.exchange(
+            &line,
+            false,
+            &[Variant::Verified, Variant::Error],
+            Rule::V2,
+            Wait::Required,
+        );
         let verdicts = match reply.and_then(|checked| checked.envelope) {
             Some(Envelope::Verified { response }) => {
                 self.detail(format!(
@@ -217,25 +227,46 @@ impl Driver<'_> {
         verdicts
     }
 
-    pub(super) fn probe(&mut self, name: &str, line: &[u8]) {
+    /// Sends a line the provider must survive (R1, judged by the next
+    /// step). `garbage`: the line is not JSON, which R1 says SHOULD get an
+    /// `error` / `bad_request`; otherwise it is an envelope of an unknown type
+    /// without an `id`, a notification a provider may ignore (the protocol's
+    /// §2.1) or answer with an `error`. Either way the reply is awaited for
+    /// [`Options::should_wait`] only.
+    pub(super) fn probe(&mut self, name: &str, line: &[u8], garbage: bool) {
         if !self.begin(name) {
             return;
         }
-        let reply = self.exchange(line, true, &[Variant::Error], Some(Rule::R1));
-        if let Some(Envelope::Error { code, message, .. }) = reply.and_then(|c| c.envelope) {
-            let code = code.unwrap_or(ErrorCode::Internal);
-            self.detail(format!("error {}: {message}", code.as_str()));
-            if code != ErrorCode::BadRequest {
-                self.problem(
-                    Severity::Warning,
-                    Side::Provider,
-                    Some(Rule::R1),
-                    format!(
-                        "the provider answers an undecodable line with error `{}`; R1 asks for `bad_request`",
-                        code.as_str()
-                    ),
-                );
+        let reply = self.exchange(line, true, &[Variant::Error], Rule::R1, Wait::Should);
+        let wait = seconds(self.options.should_wait.min(self.options.timeout));
+        match reply.and_then(|checked| checked.envelope) {
+            Some(Envelope::Error { code, message, .. }) => {
+                let code = code.unwrap_or(ErrorCode::Internal);
+                self.detail(format!("error {}: {message}", code.as_str()));
+                if garbage && code != ErrorCode::BadRequest {
+                    self.problem(
+                        Severity::Warning,
+                        Side::Provider,
+                        Some(Rule::R1Reply),
+                        format!(
+                            "the provider answers a line that is not JSON with error `{}`; R1 asks for `bad_request`",
+                            code.as_str()
+                        ),
+                    );
+                }
             }
+            _ if self.silent && garbage => self.problem(
+                Severity::Warning,
+                Side::Provider,
+                Some(Rule::R1Reply),
+                format!(
+                    "no reply within {wait}; R1 asks for an error with code `bad_request` (the next step shows whether the provider still serves)"
+                ),
+            ),
+            _ if self.silent => self.detail(format!(
+                "no reply within {wait}: allowed, an envelope without an id is a notification a provider may ignore"
+            )),
+            _ => {}
         }
         self.finish();
     }

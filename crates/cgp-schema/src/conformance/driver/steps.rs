@@ -18,7 +18,13 @@ impl Driver<'_> {
         let line = encode(&Envelope::Handshake {
             protocol_version: spoken.clone(),
         });
-        let reply = self.exchange(&line, false, &[Variant::HandshakeAck], None);
+        let reply = self.exchange(
+            &line,
+            false,
+            &[Variant::HandshakeAck],
+            Rule::H1,
+            Wait::Required,
+        );
         let capabilities = match reply.and_then(|checked| checked.envelope) {
             Some(Envelope::HandshakeAck {
                 protocol_version,
@@ -26,7 +32,8 @@ impl Driver<'_> {
                 capabilities,
                 ..
             }) => {
-                // H3 is judged on the line itself, with the other semantic rules.
+                // H1 and H2 are judged on the line itself, with the other
+                // semantic rules.
                 let kinds = capabilities.query.kinds.join(", ");
                 let mut flags = Vec::new();
                 for (flag, on) in [
@@ -58,9 +65,11 @@ impl Driver<'_> {
                     self.problem(
                         Severity::Error,
                         Side::Provider,
-                        None,
+                        Some(Rule::H1),
                         "no usable handshake_ack: the conversation cannot go on".into(),
                     );
+                    // Still open both ways: shutdown is still sent (R2).
+                    self.stopped_answering = true;
                     self.end("there was no usable handshake_ack");
                 }
                 None
@@ -97,6 +106,23 @@ impl Driver<'_> {
         query: ContextQuery,
         declared: bool,
     ) -> Option<Envelope> {
+        self.query_judged_by(name, query, declared, Rule::Answer)
+    }
+
+    /// A query showing that the provider still serves after a probe that may
+    /// have poisoned it: no reply, or an ended provider, breaks R1.
+    pub(super) fn still_serving(&mut self, name: &str) {
+        self.query_judged_by(name, self.new_query(Vec::new(), 1, 100), false, Rule::R1);
+    }
+
+    /// [`Self::query`], where an unanswered query breaks `rule`.
+    pub(super) fn query_judged_by(
+        &mut self,
+        name: &str,
+        query: ContextQuery,
+        declared: bool,
+        rule: Rule,
+    ) -> Option<Envelope> {
         if !self.begin(name) {
             return None;
         }
@@ -106,7 +132,13 @@ impl Driver<'_> {
         });
         let line = encode(&Envelope::Query { id, query });
         let reply = self
-            .exchange(&line, false, &[Variant::Frames, Variant::Error], None)
+            .exchange(
+                &line,
+                false,
+                &[Variant::Frames, Variant::Error],
+                rule,
+                Wait::Required,
+            )
             .and_then(|checked| checked.envelope);
         match &reply {
             Some(Envelope::Frames { result, .. }) => {
@@ -143,7 +175,7 @@ impl Driver<'_> {
 
     /// Takes note of what a served frame offers the later probes (an identity to
     /// verify, a `valid_from` to pin, an anchor), and re-reads its local file
-    /// provenance (D2).
+    /// provenance (CGP-FILE-BYTES).
     pub(super) fn learn(&mut self, frame: &ContextFrame) {
         if frame.content_digest.is_some() && self.held.len() < MAX_VERIFY_FRAMES {
             let identity = FrameId::new(
@@ -190,7 +222,7 @@ impl Driver<'_> {
                 self.problem(
                     Severity::Error,
                     Side::Provider,
-                    Some(Rule::D2),
+                    Some(Rule::FileBytes),
                     format!(
                         "frame \"{}\" provenance[{index}] declares {declared} for {}{}, but those bytes hash to {actual}",
                         frame.id,
@@ -206,6 +238,12 @@ impl Driver<'_> {
     }
 
     pub(super) fn shutdown(&mut self) {
+        // A provider that stopped answering may still end on shutdown (R2).
+        let silent_but_open = self.stopped_answering && !self.closed_output;
+        if silent_but_open {
+            self.finish();
+            self.ended = None;
+        }
         if !self.begin("shutdown") {
             return;
         }
@@ -217,7 +255,7 @@ impl Driver<'_> {
         let deadline = crate::conformance::deadline(timeout);
         loop {
             let remaining = deadline.saturating_duration_since(Instant::now());
-            match self.peer.receive(remaining) {
+            match self.peer().receive(remaining) {
                 Received::Line { bytes, terminated } => {
                     self.unsolicited(&bytes, terminated, "after shutdown");
                     if self.ended.is_some() {
@@ -243,7 +281,7 @@ impl Driver<'_> {
         }
         let remaining = deadline.saturating_duration_since(Instant::now());
         // Also when the output is still open: a grandchild may hold it.
-        let exit = self.peer.wait_exit(remaining);
+        let exit = self.peer().wait_exit(remaining);
         match exit {
             Some(exit) => {
                 self.detail(format!("the provider exited ({exit})"));
@@ -253,7 +291,7 @@ impl Driver<'_> {
                 self.problem(
                     Severity::Error,
                     Side::Provider,
-                    None,
+                    Some(Rule::R2),
                     format!(
                         "the provider did not exit within {} of shutdown",
                         seconds(timeout)
@@ -269,14 +307,14 @@ impl Driver<'_> {
         if let Some(exit) = self.exit.take() {
             return exit;
         }
-        if let Some(exit) = self.peer.wait_exit(Duration::ZERO) {
+        if let Some(exit) = self.peer().wait_exit(Duration::ZERO) {
             return exit;
         }
         if self.closed_output {
-            if let Some(exit) = self.peer.wait_exit(EXIT_GRACE) {
+            if let Some(exit) = self.peer().wait_exit(EXIT_GRACE) {
                 return exit;
             }
         }
-        format!("{} (killed by cgp check)", self.peer.kill())
+        format!("{} (killed by cgp check)", self.peer().kill())
     }
 }

@@ -2,29 +2,29 @@
 //! host sends is one `POST` to the endpoint URL, and the body of a `2xx`
 //! response is the provider's one reply.
 //!
-//! The client is a small HTTP/1.1 one over [`TcpStream`](std::net::TcpStream), one connection per
-//! request (`Connection: close`). It speaks plain `http://` to a loopback host
-//! only (`localhost`, `127.0.0.0/8`, `[::1]`) and refuses `https://` for now, so
-//! nothing `cgp check` sends ever leaves the machine. It follows no redirect (a
-//! `3xx` fails the exchange), reports `401` as a refused credential, reads at
-//! most [`MAX_BODY_BYTES`] of a body, and bounds every exchange, connecting
-//! included, by one deadline. A bearer token is sent as `Authorization: Bearer`
-//! and never rendered: [`Bearer`] prints as `Bearer(<redacted>)`, and the
-//! token is cut out of anything the endpoint echoes back (an error's text, or
-//! a reply, where it is overwritten with `*` so the line keeps its length).
+//! The client is [`ureq`] on rustls ([`client`]). `https://` goes to any
+//! host, its certificate verified against the webpki roots, or only against
+//! the PEM file of `--ca-cert`; verification cannot be turned off. Plain
+//! `http://` goes to a loopback host only (`localhost`, `127.0.0.0/8`,
+//! `[::1]`, a name resolving to loopback addresses alone), so nothing is sent
+//! off the machine in clear. No proxy is used, no redirect followed (a `3xx`
+//! fails the exchange), `401` is reported as a refused credential, at most
+//! [`MAX_BODY_BYTES`] of a body is read, and one deadline bounds every
+//! exchange, connecting included. A bearer token and the values of secret
+//! headers ([`secrets`]) are sent and never rendered.
 
-mod exchange;
+mod client;
+mod secrets;
+
+pub use client::Roots;
+pub use secrets::{Bearer, Header};
 
 use super::{Peer, Received};
 use cgp_types::MAX_LINE_BYTES;
-use exchange::{
-    Body, Deadlined, connect, is_timeout, printable_reason, read_body, read_head, remaining,
-};
+use secrets::Secrets;
 use std::collections::VecDeque;
 use std::fmt;
-use std::io::{self, BufReader, Write};
-use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The largest response body read: 16 MiB, the limit of a stdio line.
 pub const MAX_BODY_BYTES: usize = MAX_LINE_BYTES;
@@ -34,22 +34,22 @@ const SHOWN_ERROR_BYTES: usize = 512;
 /// How much of a `Location` a report shows.
 const SHOWN_LOCATION_CHARS: usize = 200;
 
-/// Where the provider listens: a plain `http://` URL on a loopback host.
+/// Where the provider listens: an `https://` URL, or a plain `http://` one on a
+/// loopback host.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Endpoint {
     url: String,
+    /// The URL without its fragment: what is requested.
+    request: String,
     host: String,
-    port: u16,
-    target: String,
+    tls: bool,
 }
 
 /// Why a URL cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EndpointError {
-    /// It is not an `http://host[:port][/path]` URL.
+    /// It is not an `http(s)://host[:port][/path]` URL.
     Malformed(String),
-    /// It is `https://`, which `cgp check` does not speak yet.
-    Https,
     /// It is plain `http://` to a host that is not loopback.
     Plaintext {
         /// The host it names.
@@ -61,12 +61,9 @@ impl fmt::Display for EndpointError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EndpointError::Malformed(why) => write!(f, "not a usable URL: {why}"),
-            EndpointError::Https => f.write_str(
-                "https:// is not supported yet: cgp check has no TLS client and speaks plain http:// to a loopback host only (localhost, 127.0.0.0/8, [::1])",
-            ),
             EndpointError::Plaintext { host } => write!(
                 f,
-                "refusing plain http:// to `{host}`, which is not a loopback host: SPEC.md §Transport/HTTP forbids plaintext to a provider off the machine (loopback is localhost, 127.0.0.0/8 and [::1])"
+                "refusing plain http:// to `{host}`, which is not a loopback host: SPEC.md §Transport/HTTP forbids plaintext to a provider off the machine (loopback is localhost, 127.0.0.0/8 and [::1]); use https://"
             ),
         }
     }
@@ -75,8 +72,8 @@ impl fmt::Display for EndpointError {
 impl std::error::Error for EndpointError {}
 
 impl Endpoint {
-    /// Parses `http://host[:port][/path][?query]`. Refuses `https://`, user
-    /// information in the URL, and a host that is not loopback.
+    /// Parses `http(s)://host[:port][/path][?query]`. Refuses user information
+    /// in the URL, and plain `http://` to a host that is not loopback.
     pub fn parse(url: &str) -> Result<Self, EndpointError> {
         let malformed = |why: &str| EndpointError::Malformed(why.to_owned());
         if url.chars().any(|c| c.is_control() || c.is_whitespace()) {
@@ -84,41 +81,44 @@ impl Endpoint {
         }
         let (scheme, rest) = url
             .split_once("://")
-            .ok_or_else(|| malformed("it does not start with http://"))?;
-        if scheme.eq_ignore_ascii_case("https") {
-            return Err(EndpointError::Https);
-        }
-        if !scheme.eq_ignore_ascii_case("http") {
+            .ok_or_else(|| malformed("it does not start with https:// or http://"))?;
+        let tls = if scheme.eq_ignore_ascii_case("https") {
+            true
+        } else if scheme.eq_ignore_ascii_case("http") {
+            false
+        } else {
             return Err(malformed(&format!(
-                "the scheme is `{scheme}`; only http:// is supported"
+                "the scheme is `{scheme}`; only https:// and http:// are supported"
             )));
-        }
+        };
+        let request = match url.split_once('#') {
+            Some((before, _)) => before,
+            None => url,
+        };
         let rest = rest.split_once('#').map_or(rest, |(before, _)| before);
         let split = rest.find(['/', '?']).unwrap_or(rest.len());
-        let (authority, target) = rest.split_at(split);
+        let authority = &rest[..split];
         if authority.contains('@') {
             return Err(malformed(
-                "it carries user information; pass a credential with --bearer-env instead",
+                "it carries user information; pass a credential with --bearer-env or --header-env instead",
             ));
         }
-        let (host, port) = split_authority(authority).ok_or_else(|| {
+        let host = split_authority(authority).ok_or_else(|| {
             malformed("the host and port are not `host`, `host:port` or `[v6]:port`")
         })?;
-        if !is_loopback(host) {
+        if !tls && !is_loopback(host) {
             return Err(EndpointError::Plaintext {
                 host: host.to_owned(),
             });
         }
-        let target = match target {
-            "" => "/".to_owned(),
-            query if query.starts_with('?') => format!("/{query}"),
-            path => path.to_owned(),
-        };
+        if ureq::http::Uri::try_from(request).is_err() {
+            return Err(malformed("it is not a valid URI"));
+        }
         Ok(Endpoint {
             url: url.to_owned(),
+            request: request.to_owned(),
             host: host.to_owned(),
-            port,
-            target,
+            tls,
         })
     }
 
@@ -127,36 +127,14 @@ impl Endpoint {
         &self.url
     }
 
-    /// The loopback addresses the host names.
-    fn addresses(&self) -> io::Result<Vec<SocketAddr>> {
-        let bare = self.host.trim_start_matches('[').trim_end_matches(']');
-        let addresses: Vec<SocketAddr> = match bare.parse::<IpAddr>() {
-            Ok(ip) => vec![SocketAddr::new(ip, self.port)],
-            Err(_) => (bare, self.port)
-                .to_socket_addrs()?
-                .filter(|address| address.ip().is_loopback())
-                .collect(),
-        };
-        if addresses.is_empty() {
-            return Err(io::Error::other(format!(
-                "`{}` resolves to no loopback address",
-                self.host
-            )));
-        }
-        Ok(addresses)
-    }
-
-    fn host_header(&self) -> String {
-        if self.port == 80 {
-            self.host.clone()
-        } else {
-            format!("{}:{}", self.host, self.port)
-        }
+    /// Whether the exchange is over TLS (`https://`).
+    pub fn is_tls(&self) -> bool {
+        self.tls
     }
 }
 
-/// `host[:port]` or `[v6][:port]`, the port 80 when absent.
-fn split_authority(authority: &str) -> Option<(&str, u16)> {
+/// The host of `host[:port]` or `[v6][:port]`, when the port is a number.
+fn split_authority(authority: &str) -> Option<&str> {
     let (host, port) = if authority.starts_with('[') {
         let close = authority.find(']')?;
         let (host, after) = authority.split_at(close + 1);
@@ -173,14 +151,13 @@ fn split_authority(authority: &str) -> Option<(&str, u16)> {
     if host.is_empty() {
         return None;
     }
-    let port = match port {
-        None => 80,
+    match port {
+        None => Some(host),
         Some(digits) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
-            digits.parse().ok()?
+            digits.parse::<u16>().ok().map(|_| host)
         }
-        Some(_) => return None,
-    };
-    Some((host, port))
+        Some(_) => None,
+    }
 }
 
 /// `localhost`, `127.0.0.0/8` or `[::1]`: a host whose traffic stays on the
@@ -202,70 +179,16 @@ pub(crate) fn is_loopback(host: &str) -> bool {
     }
 }
 
-/// A bearer token, sent as `Authorization: Bearer <token>` and never shown:
-/// `Debug` and `Display` print `Bearer(<redacted>)`.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Bearer(String);
-
-impl Bearer {
-    /// Wraps `token`, which must be non-empty visible ASCII (no spaces, no line
-    /// breaks: it goes into a header). The error does not repeat the token.
-    pub fn new(token: String) -> Result<Self, String> {
-        if token.is_empty() {
-            return Err("the bearer token is empty".into());
-        }
-        if !token.bytes().all(|b| b.is_ascii_graphic()) {
-            return Err(
-                "the bearer token may hold only visible ASCII characters (no spaces or line breaks)"
-                    .into(),
-            );
-        }
-        Ok(Bearer(token))
-    }
-
-    /// Replaces every occurrence of the token in `text`.
-    fn redact(&self, text: &str) -> String {
-        text.replace(&self.0, "<redacted>")
-    }
-
-    /// Overwrites every occurrence of the token in a reply with as many `*`,
-    /// so that the line keeps its length and its positions when it is judged
-    /// and shown.
-    fn mask(&self, bytes: &mut [u8]) {
-        let token = self.0.as_bytes();
-        let mut start = 0;
-        while let Some(found) = bytes
-            .get(start..)
-            .and_then(|rest| rest.windows(token.len()).position(|window| window == token))
-        {
-            let at = start + found;
-            if let Some(occurrence) = bytes.get_mut(at..at + token.len()) {
-                occurrence.fill(b'*');
-            }
-            start = at + token.len();
-        }
-    }
-}
-
-impl fmt::Debug for Bearer {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Bearer(<redacted>)")
-    }
-}
-
-impl fmt::Display for Bearer {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Bearer(<redacted>)")
-    }
-}
-
 /// A provider behind an HTTP endpoint, as a [`Peer`]: [`Peer::send`] makes the
 /// `POST` and queues what came back for [`Peer::receive`].
 #[derive(Debug)]
 pub struct HttpProvider {
     endpoint: Endpoint,
     bearer: Option<Bearer>,
+    headers: Vec<Header>,
+    secrets: Secrets,
     timeout: Duration,
+    agent: ureq::Agent,
     replies: VecDeque<Received>,
     requests: usize,
     /// How the endpoint answered `shutdown`, once it was sent.
@@ -273,129 +196,176 @@ pub struct HttpProvider {
 }
 
 impl HttpProvider {
-    /// A provider at `endpoint`; every exchange (connecting, sending, reading
-    /// the whole response) must end within `timeout`. Nothing is sent yet.
+    /// A provider at `endpoint` whose certificate is verified against the
+    /// webpki roots; every exchange (connecting, the TLS handshake, sending,
+    /// reading the whole response) must end within `timeout`. Nothing is
+    /// sent yet.
     pub fn new(endpoint: Endpoint, bearer: Option<Bearer>, timeout: Duration) -> Self {
+        let secrets = Secrets::new(bearer.iter().map(|bearer| bearer.0.as_str()));
+        let agent = client::agent(&endpoint, &Roots::default(), timeout);
         HttpProvider {
             endpoint,
             bearer,
+            headers: Vec::new(),
+            secrets,
             timeout,
+            agent,
             replies: VecDeque::new(),
             requests: 0,
             shutdown: None,
         }
     }
 
+    /// Sends `headers` with every request too; the values of the secret ones
+    /// are never rendered.
+    #[must_use]
+    pub fn with_headers(mut self, headers: Vec<Header>) -> Self {
+        self.headers = headers;
+        let secrets = self.bearer.iter().map(|bearer| bearer.0.as_str()).chain(
+            self.headers
+                .iter()
+                .filter(|header| header.is_secret())
+                .map(|header| header.value.as_str()),
+        );
+        self.secrets = Secrets::new(secrets);
+        self
+    }
+
+    /// Verifies the endpoint's certificate against `roots` instead.
+    #[must_use]
+    pub fn with_roots(mut self, roots: &Roots) -> Self {
+        self.agent = client::agent(&self.endpoint, roots, self.timeout);
+        self
+    }
+
     /// Sends one `POST` with `body` and turns the response into what the
     /// driver reads: the body of a `2xx`, a timeout, or a failure that says
-    /// what went wrong.
-    /// What the status line said comes with it, when one arrived.
+    /// what went wrong. What the status line said comes with it, when one
+    /// arrived.
     fn post(&self, body: &[u8]) -> (Received, Option<String>) {
-        let deadline = super::deadline(self.timeout);
-        match self.exchange(body, deadline) {
+        match self.exchange(body) {
             Ok((received, status)) => (received, Some(status)),
-            Err(error) if is_timeout(&error) => (Received::Timeout, None),
-            Err(error) => (
-                Received::Failed(self.redact(&format!("POST {}: {error}", self.endpoint.url()))),
-                None,
-            ),
+            Err(error) if client::is_timeout(&error) => (Received::Timeout, None),
+            Err(error) => {
+                let why = client::describe(&error, &self.endpoint);
+                (
+                    Received::Failed(
+                        self.secrets
+                            .redact(&format!("POST {}: {why}", self.endpoint.url())),
+                    ),
+                    None,
+                )
+            }
         }
     }
 
-    fn exchange(&self, body: &[u8], deadline: Instant) -> io::Result<(Received, String)> {
-        let stream = connect(&self.endpoint, deadline)?;
-        let mut head = format!(
-            "POST {} HTTP/1.1\r\nHost: {}\r\nUser-Agent: cgp-check/{}\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
-            self.endpoint.target,
-            self.endpoint.host_header(),
-            env!("CARGO_PKG_VERSION"),
-            body.len()
-        );
-        if let Some(bearer) = &self.bearer {
-            head.push_str("Authorization: Bearer ");
-            head.push_str(&bearer.0);
-            head.push_str("\r\n");
+    fn exchange(&self, body: &[u8]) -> Result<(Received, String), ureq::Error> {
+        let mut request = self
+            .agent
+            .post(&self.endpoint.request)
+            .header("Content-Type", "application/json");
+        for header in &self.headers {
+            request = request.header(&header.name, &header.value);
         }
-        head.push_str("\r\n");
-        stream.set_write_timeout(Some(remaining(deadline)?))?;
-        let mut writer = &stream;
-        writer.write_all(head.as_bytes())?;
-        writer.write_all(body)?;
-        writer.flush()?;
-        let mut reader = BufReader::new(Deadlined {
-            stream: &stream,
-            deadline,
-        });
-        let response = loop {
-            let response = read_head(&mut reader)?;
-            // An interim response (100 Continue, 103 Early Hints) precedes the real one.
-            if !(100..200).contains(&response.status) || response.status == 101 {
-                break response;
+        if let Some(bearer) = &self.bearer {
+            request = request.header("Authorization", format!("Bearer {}", bearer.0));
+        }
+        let mut response = request.send(body)?;
+        let status = response.status();
+        let reason: String = status
+            .canonical_reason()
+            .unwrap_or_default()
+            .chars()
+            .take(80)
+            .collect();
+        let described = format!("HTTP {} {reason}", status.as_u16())
+            .trim_end()
+            .to_owned();
+        let announced = response
+            .headers()
+            .get("content-length")
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.trim().parse::<u64>().ok());
+        if status.is_success() {
+            if let Some(length) = announced.filter(|length| *length > MAX_BODY_BYTES as u64) {
+                let failed = Received::Failed(format!(
+                    "{described}: the response body is {length} bytes (Content-Length), over the {MAX_BODY_BYTES}-byte limit of an HTTP body; cgp check does not read it"
+                ));
+                return Ok((failed, described));
             }
-        };
-        let status = response.status;
-        let described = format!("HTTP {status} {}", printable_reason(&response.reason));
-        if (200..300).contains(&status) {
-            let received = match read_body(&mut reader, &response, MAX_BODY_BYTES)? {
-                Body::Complete(mut bytes) => {
-                    if let Some(bearer) = &self.bearer {
-                        bearer.mask(&mut bytes);
-                    }
+            let read = response
+                .body_mut()
+                .with_config()
+                .limit(MAX_BODY_BYTES as u64)
+                .read_to_vec();
+            let received = match read {
+                Ok(mut bytes) => {
+                    self.secrets.mask(&mut bytes);
                     Received::Line {
                         bytes,
                         terminated: true,
                     }
                 }
-                Body::TooLarge {
-                    announced: Some(length),
-                } => Received::Failed(format!(
-                    "{described}: the response body is {length} bytes (Content-Length), over the {MAX_BODY_BYTES}-byte limit of an HTTP body; cgp check does not read it"
-                )),
-                Body::TooLarge { announced: None } => Received::Failed(format!(
+                Err(ureq::Error::BodyExceedsLimit(_)) => Received::Failed(format!(
                     "{described}: the response body passed the {MAX_BODY_BYTES}-byte limit of an HTTP body; cgp check stopped reading it"
                 )),
+                Err(error) => return Err(error),
             };
             return Ok((received, described));
         }
-        let message = if (300..400).contains(&status) {
-            let location = response.location.as_deref().map_or_else(
-                || "no Location".to_owned(),
-                |location| {
-                    let shown: String = location.chars().take(SHOWN_LOCATION_CHARS).collect();
-                    format!("Location {shown}")
-                },
-            );
+        let message = if status.is_redirection() {
+            let location = response
+                .headers()
+                .get("location")
+                .map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned())
+                .map_or_else(
+                    || "no Location".to_owned(),
+                    |location| {
+                        let shown: String = location
+                            .chars()
+                            .filter(|c| !c.is_control())
+                            .take(SHOWN_LOCATION_CHARS)
+                            .collect();
+                        format!("Location {shown}")
+                    },
+                );
             format!(
                 "{described} ({location}): cgp check does not follow redirects (SPEC.md §Transport/HTTP); give --http the endpoint's final URL"
             )
-        } else if status == 401 {
-            let sent = match self.bearer {
-                Some(_) => "the provider refused the bearer token cgp check sent",
-                None => {
-                    "the provider wants a credential and cgp check sent none (pass one with --bearer-env NAME)"
-                }
+        } else if status.as_u16() == 401 {
+            let secret_headers: Vec<&str> = self
+                .headers
+                .iter()
+                .filter(|header| header.is_secret())
+                .map(Header::name)
+                .collect();
+            let sent = match (&self.bearer, secret_headers.is_empty()) {
+                (Some(_), _) => "the provider refused the bearer token cgp check sent".to_owned(),
+                (None, false) => format!(
+                    "the provider refused the credentials cgp check sent (--header-env {})",
+                    secret_headers.join(", ")
+                ),
+                (None, true) => "the provider wants a credential and cgp check sent none (pass one with --bearer-env NAME or --header-env Name=VAR)".to_owned(),
             };
             format!("{described}: {sent}")
         } else {
-            let shown = match read_body(&mut reader, &response, SHOWN_ERROR_BYTES) {
-                Ok(Body::Complete(bytes)) if !bytes.is_empty() => {
+            let read = response
+                .body_mut()
+                .with_config()
+                .limit(SHOWN_ERROR_BYTES as u64)
+                .read_to_vec();
+            let shown = match read {
+                Ok(bytes) if !bytes.is_empty() => {
                     format!(": {}", String::from_utf8_lossy(&bytes).trim())
                 }
-                Ok(Body::TooLarge { .. }) => {
+                Err(ureq::Error::BodyExceedsLimit(_)) => {
                     format!(" (a body over {SHOWN_ERROR_BYTES} bytes, not shown)")
                 }
                 _ => String::new(),
             };
             format!("{described}, not a reply{shown}")
         };
-        Ok((Received::Failed(self.redact(&message)), described))
-    }
-
-    fn redact(&self, text: &str) -> String {
-        match &self.bearer {
-            Some(bearer) => bearer.redact(text),
-            None => text.to_owned(),
-        }
+        Ok((Received::Failed(self.secrets.redact(&message)), described))
     }
 
     fn ending(&self) -> String {
@@ -419,7 +389,7 @@ fn is_shutdown(line: &[u8]) -> bool {
 }
 
 impl Peer for HttpProvider {
-    fn send(&mut self, line: &[u8]) -> io::Result<()> {
+    fn send(&mut self, line: &[u8]) -> std::io::Result<()> {
         self.requests += 1;
         let (received, status) = self.post(line);
         if is_shutdown(line) {
@@ -455,7 +425,6 @@ impl Peer for HttpProvider {
 
 #[cfg(test)]
 mod tests {
-    use super::exchange::*;
     use super::*;
 
     #[test]
@@ -478,30 +447,28 @@ mod tests {
     }
 
     #[test]
-    fn urls_parse_into_host_port_and_target() {
+    fn urls_parse_into_host_and_request() {
         let endpoint = Endpoint::parse("http://127.0.0.1:8080/cgp?x=1#frag").expect("parses");
         assert_eq!(
             (
                 endpoint.host.as_str(),
-                endpoint.port,
-                endpoint.target.as_str()
+                endpoint.request.as_str(),
+                endpoint.tls
             ),
-            ("127.0.0.1", 8080, "/cgp?x=1")
+            ("127.0.0.1", "http://127.0.0.1:8080/cgp?x=1", false)
         );
-        assert_eq!(endpoint.host_header(), "127.0.0.1:8080");
+        assert_eq!(endpoint.url(), "http://127.0.0.1:8080/cgp?x=1#frag");
         let endpoint = Endpoint::parse("HTTP://localhost").expect("parses");
-        assert_eq!((endpoint.port, endpoint.target.as_str()), (80, "/"));
-        assert_eq!(endpoint.host_header(), "localhost");
+        assert_eq!(endpoint.host, "localhost");
         let endpoint = Endpoint::parse("http://[::1]:9/").expect("parses");
-        assert_eq!((endpoint.host.as_str(), endpoint.port), ("[::1]", 9));
+        assert_eq!(endpoint.host, "[::1]");
+        let endpoint = Endpoint::parse("https://cgp.example.com/v1").expect("parses");
+        assert!(endpoint.is_tls());
+        assert_eq!(endpoint.host, "cgp.example.com");
     }
 
     #[test]
     fn unusable_urls_are_refused_with_the_reason() {
-        assert_eq!(
-            Endpoint::parse("https://example.com/cgp"),
-            Err(EndpointError::Https)
-        );
         assert_eq!(
             Endpoint::parse("http://example.com/cgp"),
             Err(EndpointError::Plaintext {
@@ -512,9 +479,11 @@ mod tests {
             "127.0.0.1:80",
             "ftp://127.0.0.1/",
             "http://user:pw@127.0.0.1/",
+            "https://user@example.com/",
             "http://127.0.0.1:port/",
             "http://127.0.0.1:99999/",
             "http://:80/",
+            "https:///x",
             "http://127.0.0.1 /",
             "http://[::1/",
         ] {
@@ -523,44 +492,5 @@ mod tests {
                 "{url}"
             );
         }
-    }
-
-    #[test]
-    fn a_bearer_token_is_never_rendered() {
-        let bearer = Bearer::new("s3cret-token".into()).expect("a token");
-        assert_eq!(
-            format!("{bearer} {bearer:?}"),
-            "Bearer(<redacted>) Bearer(<redacted>)"
-        );
-        assert_eq!(bearer.redact("echo s3cret-token"), "echo <redacted>");
-        let mut reply = b"{\"a\":\"s3cret-token s3cret-tokens3cret-token\"}".to_vec();
-        bearer.mask(&mut reply);
-        assert_eq!(reply, b"{\"a\":\"************ ************************\"}");
-        assert!(Bearer::new(String::new()).is_err());
-        let error = Bearer::new("two\r\nlines".into()).expect_err("refused");
-        assert!(!error.contains("lines"), "{error}");
-    }
-
-    #[test]
-    fn chunked_bodies_are_decoded_and_capped() {
-        let head = Head {
-            status: 200,
-            reason: "OK".into(),
-            content_length: None,
-            chunked: true,
-            location: None,
-        };
-        let mut wire: &[u8] = b"4;ext=1\r\n{\"a\"\r\n2\r\n:1\r\n1\r\n}\r\n0\r\nTrailer: x\r\n\r\n";
-        match read_body(&mut wire, &head, 100).expect("decodes") {
-            Body::Complete(bytes) => assert_eq!(bytes, b"{\"a\":1}"),
-            Body::TooLarge { .. } => panic!("not too large"),
-        }
-        let mut wire: &[u8] = b"4\r\nabcd\r\n4\r\nefgh\r\n0\r\n\r\n";
-        assert!(matches!(
-            read_body(&mut wire, &head, 6),
-            Ok(Body::TooLarge { announced: None })
-        ));
-        let mut wire: &[u8] = b"zz\r\n";
-        assert!(read_body(&mut wire, &head, 6).is_err());
     }
 }

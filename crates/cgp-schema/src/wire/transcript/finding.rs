@@ -2,7 +2,7 @@
 //! on one message.
 
 use crate::json_text::Position;
-use crate::semantic::{Rule, SemanticViolation};
+use crate::semantic::{Requirement, Rule, SemanticViolation};
 use crate::validate::Violation;
 use cgp_types::{Envelope, MAX_LINE_BYTES, Variant};
 use serde_json::Value;
@@ -10,7 +10,10 @@ use std::fmt;
 
 /// Where a rule lives (SPEC.md §Conventions, "Three layers of validity"), plus
 /// the reference decoder for what only it catches.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Layer {
     /// The JSON text itself: framing, UTF-8, duplicate names, number spelling.
     Text,
@@ -109,11 +112,25 @@ impl Finding {
         )
     }
 
-    /// What the finding points at besides the instance: `schema …`, `rule B3`,
-    /// `text layer` or `reference decoder`.
+    /// The requirement level of the broken rule, for semantic findings.
+    pub fn requirement(&self) -> Option<Requirement> {
+        self.rule.map(Rule::requirement)
+    }
+
+    /// Whether the finding is an error: every finding of the text, schema and
+    /// decoder layers, and a broken MUST. A broken SHOULD is a warning.
+    pub fn is_error(&self) -> bool {
+        self.requirement() != Some(Requirement::Should)
+    }
+
+    /// What the finding points at besides the instance: `schema …`, `rule B3`
+    /// (`rule G3, a SHOULD` for a SHOULD), `text layer` or `reference decoder`.
     pub fn origin(&self) -> String {
         match (&self.schema_path, self.rule) {
             (Some(path), _) => format!("schema {}", if path.is_empty() { "/" } else { path }),
+            (None, Some(rule)) if rule.requirement() == Requirement::Should => {
+                format!("rule {rule}, a SHOULD")
+            }
             (None, Some(rule)) => format!("rule {rule}"),
             (None, None) => match self.layer {
                 Layer::Decoder => "reference decoder".into(),
@@ -137,6 +154,12 @@ pub struct Checked {
 }
 
 impl Checked {
+    /// Whether a finding is an error ([`Finding::is_error`]): a message with
+    /// only broken SHOULDs has none.
+    pub fn has_errors(&self) -> bool {
+        self.findings.iter().any(Finding::is_error)
+    }
+
     /// Whether no problem was found.
     pub fn is_valid(&self) -> bool {
         self.findings.is_empty()
