@@ -164,7 +164,7 @@ impl Envelope {
     }
 }
 
-/// The eight kinds of [`Envelope`], without their payloads (SPEC.md
+/// The kinds of [`Envelope`], without their payloads (SPEC.md
 /// [§Envelope](../../SPEC.md#envelope)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Variant {
@@ -187,7 +187,7 @@ pub enum Variant {
 }
 
 impl Variant {
-    /// All eight variants, in declaration order.
+    /// Every variant, in declaration order.
     pub const ALL: [Variant; 8] = [
         Variant::Handshake,
         Variant::HandshakeAck,
@@ -275,24 +275,46 @@ mod tests {
         assert_eq!(Variant::from_tag("handshake "), None);
     }
 
+    /// Each variant's direction is the `x-cgp-direction` its schema in the
+    /// repository's `schema/variants/` declares, and every schema has its
+    /// variant here: read from the schemas, so that the protocol may grow.
     #[test]
     fn directions() {
-        use Direction::*;
-        let expected = [
-            HostToProvider,
-            ProviderToHost,
-            HostToProvider,
-            ProviderToHost,
-            HostToProvider,
-            ProviderToHost,
-            HostToProvider,
-            ProviderToHost,
-        ];
-        for (v, d) in Variant::ALL.into_iter().zip(expected) {
-            assert_eq!(v.direction(), d, "{v}");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schema/variants");
+        let mut declared = Vec::new();
+        for entry in std::fs::read_dir(&dir).expect("schema/variants") {
+            let path = entry.expect("entry").path();
+            let text = std::fs::read_to_string(&path).expect("read");
+            let schema: serde_json::Value = serde_json::from_str(&text).expect("json");
+            let tag = schema["properties"]["type"]["const"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{}: no type const", path.display()));
+            let variant = Variant::from_tag(tag).unwrap_or_else(|| {
+                panic!(
+                    "{}: variant `{tag}` is missing from cgp_types::Variant \
+                     (ARCHITECTURE.md, recipe \"Add an envelope variant\": the hand-written types)",
+                    path.display()
+                )
+            });
+            assert_eq!(
+                Some(variant.direction().as_str()),
+                schema["x-cgp-direction"].as_str(),
+                "{}",
+                path.display()
+            );
+            declared.push(variant);
         }
-        assert_eq!(HostToProvider.as_str(), "host-to-provider");
-        assert_eq!(ProviderToHost.to_string(), "provider-to-host");
+        declared.sort();
+        let mut all = Variant::ALL.to_vec();
+        all.sort();
+        assert_eq!(
+            declared,
+            all,
+            "a Variant without a schema in {}",
+            dir.display()
+        );
+        assert_eq!(Direction::HostToProvider.as_str(), "host-to-provider");
+        assert_eq!(Direction::ProviderToHost.to_string(), "provider-to-host");
     }
 
     #[test]

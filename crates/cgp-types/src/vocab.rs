@@ -350,9 +350,31 @@ mod tests {
         for raw in EgressScope::KNOWN {
             assert!(!matches!(EgressScope::from(*raw), EgressScope::Other(_)));
         }
-        assert_eq!(FrameKind::KNOWN.len(), 7);
-        assert_eq!(ErrorCode::KNOWN.len(), 8);
-        assert_eq!(EgressScope::KNOWN.len(), 4);
+    }
+
+    /// Each open vocabulary knows exactly the values its schema's `Known…`
+    /// list names, in order: read from `schema/vocab/`, so that a vocabulary
+    /// may grow (ARCHITECTURE.md, recipe "Add a vocabulary value").
+    #[test]
+    fn known_values_are_the_schemas() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schema/vocab");
+        for (file, known) in [
+            ("frame-kind", FrameKind::KNOWN),
+            ("error-code", ErrorCode::KNOWN),
+            ("egress-scope", EgressScope::KNOWN),
+        ] {
+            let path = dir.join(format!("{file}.schema.json"));
+            let text = std::fs::read_to_string(&path).expect("read");
+            let schema: serde_json::Value = serde_json::from_str(&text).expect("json");
+            let title = schema["title"].as_str().expect("title");
+            let listed: Vec<&str> = schema["$defs"][format!("Known{title}")]["enum"]
+                .as_array()
+                .expect("the Known list")
+                .iter()
+                .filter_map(serde_json::Value::as_str)
+                .collect();
+            assert_eq!(known, listed.as_slice(), "{}", path.display());
+        }
     }
 
     #[test]

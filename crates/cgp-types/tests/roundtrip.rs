@@ -72,6 +72,11 @@ fn minimal_lines() -> Vec<&'static str> {
     ]
 }
 
+/// What a new variant needs here when these guards fail.
+const RECIPE_STEP: &str = "one maximal and one minimal line per variant, in Variant::ALL order: \
+a new variant needs its lines in maximal_lines() and minimal_lines() \
+(ARCHITECTURE.md, recipe \"Add an envelope variant\": the round-trip lines)";
+
 fn assert_round_trip(line: &str) -> Envelope {
     let env = decode_line(line).unwrap_or_else(|e| panic!("{line}\n{e}"));
     let encoded = encode_line(&env).unwrap();
@@ -87,7 +92,7 @@ fn maximal_examples_round_trip_byte_identically() {
         .iter()
         .map(|l| assert_round_trip(l).variant())
         .collect();
-    assert_eq!(variants, Variant::ALL, "one example per variant, in order");
+    assert_eq!(variants, Variant::ALL, "{}", RECIPE_STEP);
 }
 
 #[test]
@@ -96,7 +101,7 @@ fn minimal_examples_round_trip_byte_identically() {
         .into_iter()
         .map(|l| assert_round_trip(l).variant())
         .collect();
-    assert_eq!(variants, Variant::ALL);
+    assert_eq!(variants, Variant::ALL, "{}", RECIPE_STEP);
 }
 
 #[test]
