@@ -38,9 +38,10 @@ fn packaged_files(krate: &str) -> Vec<String> {
 /// `publish` allowed and a version on every path dependency they ship with.
 /// Each with the directory that holds its manifest: the validator cgp-cli
 /// embeds is generated, so it lives under `generated/`.
-const PUBLISHED: [(&str, &str); 4] = [
+const PUBLISHED: [(&str, &str); 5] = [
     ("cgp-types", "crates/cgp-types"),
     ("cgp-schema", "crates/cgp-schema"),
+    ("cgp-vectors", "crates/cgp-vectors"),
     ("cgp-validator", "generated/validator"),
     ("cgp-cli", "crates/cgp-cli"),
 ];
@@ -72,6 +73,7 @@ fn published_manifests_can_be_packaged() {
 fn each_published_crate_ships_what_it_embeds() {
     let cli = packaged_files("cgp-cli");
     assert!(cli.contains(&"bundles/index.rs".to_owned()), "{cli:?}");
+    assert!(cli.contains(&"vectors/index.rs".to_owned()), "{cli:?}");
     let published = std::fs::read_dir(support::repo().join("generated/schema"))
         .expect("generated/schema")
         .filter_map(|entry| {
@@ -86,6 +88,8 @@ fn each_published_crate_ships_what_it_embeds() {
             let file = format!("bundles/{slug}/{profile}.schema.json");
             assert!(cli.contains(&file), "cgp-cli does not ship {file}");
         }
+        let file = format!("vectors/{slug}/corpus.ndjson");
+        assert!(cli.contains(&file), "cgp-cli does not ship {file}");
     }
     let types = packaged_files("cgp-types");
     assert!(
@@ -101,6 +105,7 @@ fn each_published_crate_ships_what_it_embeds() {
 /// directory of its own under `target/`, kept between runs: the running `cargo
 /// test` may hold the lock of the workspace's.
 #[test]
+#[ignore = "full tier"]
 fn exactly_the_published_crates_package_and_verify() {
     let target = std::fs::canonicalize(support::repo().join("target"))
         .expect("target/")
