@@ -1,12 +1,16 @@
-//! `cgp diff`: rendering the classifier's comparison of two schema versions.
+//! `cgp diff`: rendering the classifier's comparison of two schema versions
+//! (two paths, or a path and a git ref or embedded version).
 
+use crate::bundles;
 use crate::exit::Exit;
 use crate::github::{Annotation, Level};
-use crate::render::Format;
-use cgp_schema::classify::{self, Bump, Comparison, Location};
-use serde_json::{Value, json};
+use cgp_schema::classify::{self, Bump, Comparison, Side};
+use cgp_schema::report::changelog;
+use cgp_schema::report::diff::DiffReport;
+use cgp_schema::report::junit::{self, Case, Failure, Suite};
+use cgp_schema::{Diagnostics, Profile};
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// The smallest bump that makes `cgp diff` fail.
@@ -27,10 +31,53 @@ impl From<FailOn> for Bump {
     }
 }
 
+/// How `cgp diff` writes its report (`--format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// One line per change, then a summary.
+    Human,
+    /// One JSON object (`cgp schema --output diff` is its schema).
+    Json,
+    /// GitHub Actions annotations.
+    Github,
+    /// JUnit XML: a test case per change at or above `--fail-on` (every
+    /// change without it), failed when it reaches `--fail-on`.
+    Junit,
+    /// A changelog section in Markdown, grouped by required bump.
+    Markdown,
+}
+
+/// The schema directory `--against` compares when no NEW is given.
+const DEFAULT_NEW: &str = "schema";
+
 /// Runs `cgp diff`: 0 when the comparison ran, 1 when `fail_on` is reached, 2
-/// when an input cannot be read.
-pub fn run(old: &Path, new: &Path, format: Format, fail_on: Option<FailOn>) -> ExitCode {
-    let sides = classify::load_side(old).and_then(|old| Ok((old, classify::load_side(new)?)));
+/// when an input cannot be read (a missing ref, no schemas at it).
+pub fn run(
+    paths: &[PathBuf],
+    against: Option<&str>,
+    format: Format,
+    fail_on: Option<FailOn>,
+) -> ExitCode {
+    let sides = match (against, paths) {
+        (None, [old, new]) => {
+            classify::load_side(old).and_then(|old| Ok((old, classify::load_side(new)?)))
+        }
+        (None, _) => {
+            eprintln!("cgp diff: give OLD and NEW, or --against REF [NEW]");
+            return ExitCode::from(Exit::Trouble);
+        }
+        (Some(reference), [] | [_]) => {
+            let new = paths
+                .first()
+                .cloned()
+                .unwrap_or_else(|| PathBuf::from(DEFAULT_NEW));
+            against_side(reference, &new).and_then(|old| Ok((old, classify::load_side(&new)?)))
+        }
+        (Some(_), _) => {
+            eprintln!("cgp diff: with --against REF, give at most NEW");
+            return ExitCode::from(Exit::Trouble);
+        }
+    };
     let (old, new) = match sides {
         Ok(sides) => sides,
         Err(problems) => {
@@ -42,11 +89,17 @@ pub fn run(old: &Path, new: &Path, format: Format, fail_on: Option<FailOn>) -> E
     let text = match format {
         Format::Human => human(&comparison),
         Format::Json => {
-            let mut text = serde_json::to_string_pretty(&json(&comparison)).unwrap_or_default();
+            let mut text =
+                serde_json::to_string_pretty(&DiffReport::new(&comparison)).unwrap_or_default();
             text.push('\n');
             text
         }
         Format::Github => github(&comparison),
+        Format::Junit => junit_report(&comparison, fail_on),
+        Format::Markdown => changelog::section(
+            &format!("{} → {}", old.display(), new.display()),
+            &comparison,
+        ),
     };
     let mut stdout = io::stdout().lock();
     if let Err(error) = stdout
@@ -66,6 +119,53 @@ pub fn run(old: &Path, new: &Path, format: Format, fail_on: Option<FailOn>) -> E
     }
 }
 
+/// The old side of `--against`: a version `cgp` embeds, or `new`'s path at a
+/// git ref.
+fn against_side(reference: &str, new: &Path) -> Result<Side, Diagnostics> {
+    match bundles::text(reference, Profile::Interop) {
+        Some(text) => Side::from_bundle_text(&format!("{reference} (published)"), text),
+        None => classify::load_side_at(reference, new),
+    }
+}
+
+/// One case per change at or above `fail_on` (every change without it); a
+/// case fails when its change reaches `fail_on`.
+fn junit_report(comparison: &Comparison, fail_on: Option<FailOn>) -> String {
+    let floor = fail_on.map(Bump::from);
+    let cases = comparison
+        .changes
+        .iter()
+        .filter(|change| floor.is_none_or(|floor| change.required_bump >= floor))
+        .map(|change| {
+            let location = change
+                .location()
+                .map(|location| format!("{location}: "))
+                .unwrap_or_default();
+            let mut case = Case::passed(
+                format!("cgp.diff.{}", change.rule.id()),
+                format!("{location}{} {}", change.rule.id(), change.pointer),
+            );
+            if floor.is_some() {
+                case.failure = Some(Failure {
+                    message: change.headline(),
+                    kind: change.rule.id().to_owned(),
+                    text: change.to_string(),
+                });
+            } else {
+                case.output = Some(change.headline());
+            }
+            case
+        })
+        .collect();
+    junit::render(
+        "cgp diff",
+        &[Suite {
+            name: "cgp diff".into(),
+            cases,
+        }],
+    )
+}
+
 /// One line per change, `file:line: RULE /pointer (directions) requires a
 /// major bump: message`, then a summary line.
 fn human(comparison: &Comparison) -> String {
@@ -83,35 +183,6 @@ fn human(comparison: &Comparison) -> String {
         )),
     }
     out
-}
-
-/// The comparison as JSON: `{"required_bump": "none|minor|major", "changes":
-/// [{"rule", "pointer", "old", "new", "directions", "required_bump",
-/// "message"}]}`, with `old` and `new` as `"file:line"` strings or `null`.
-fn json(comparison: &Comparison) -> Value {
-    let location = |location: &Option<Location>| match location {
-        Some(location) => Value::String(location.to_string()),
-        None => Value::Null,
-    };
-    let changes: Vec<Value> = comparison
-        .changes
-        .iter()
-        .map(|change| {
-            json!({
-                "rule": change.rule.id(),
-                "pointer": change.pointer,
-                "old": location(&change.old),
-                "new": location(&change.new),
-                "directions": change.directions.iter().map(|d| d.as_str()).collect::<Vec<_>>(),
-                "required_bump": change.required_bump.as_str(),
-                "message": change.message,
-            })
-        })
-        .collect();
-    json!({
-        "required_bump": comparison.required_bump.as_str(),
-        "changes": changes,
-    })
 }
 
 /// One annotation per change: `::error` for a major bump, `::warning` for a

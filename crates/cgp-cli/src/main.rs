@@ -5,7 +5,7 @@
 //! A thin front end: the checks live in `cgp-schema` (`transcript`, `semantic`,
 //! `conformance`); this crate parses arguments, renders results and picks the
 //! exit code. The published bundles are embedded, so `cgp` reads no files but
-//! its inputs and never touches the network, but for the loopback endpoint
+//! its inputs and never touches the network, but for the endpoint
 //! `cgp check --http` is given.
 //!
 //! Exit codes ([`exit::Exit`]): 0 all good, 1 something is invalid, 2 usage or
@@ -16,13 +16,15 @@ mod check;
 mod diff;
 mod exit;
 mod github;
+mod progress;
 mod render;
 mod style;
 mod validate;
+mod vectors;
 
 use crate::exit::Exit;
 use cgp_schema::Profile;
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
@@ -37,8 +39,25 @@ use std::time::Duration;
     long_about = "Validate Context Graph Protocol messages and providers, by any protocol version cgp embeds (`cgp schema --version` lists them).\n\nExit status: 0 when everything is valid, 1 when something is not, 2 on a usage or I/O error."
 )]
 struct Cli {
+    /// When to colour the output: auto (on a terminal, unless NO_COLOR is set;
+    /// CLICOLOR_FORCE forces it), always or never.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        value_name = "WHEN",
+        default_value = "auto"
+    )]
+    color: style::ColorArg,
     #[command(subcommand)]
     command: Command,
+    /// Print only the summary (and errors that stop the run); no progress.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Print more: every line's verdict (`validate`), every line exchanged
+    /// (`check`).
+    #[arg(short, long, global = true)]
+    verbose: bool,
 }
 
 /// The two published profiles.
@@ -88,13 +107,21 @@ enum Command {
         /// stays in input order. Default: one per core, at most 8.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
         jobs: Option<u16>,
+        /// Accept the findings this baseline file lists; fail on any other,
+        /// and on any entry no longer found (stale).
+        #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+        baseline: Option<PathBuf>,
+        /// Write every finding to this baseline file (and exit 0 once written).
+        #[arg(long, value_name = "FILE")]
+        write_baseline: Option<PathBuf>,
         /// Files to read; `-` or none reads standard input.
         #[arg(value_name = "PATH")]
         paths: Vec<String>,
     },
     /// Drive a provider as a host would, judging every line both sides send:
     /// interop problems and broken MUSTs of SPEC.md are errors, strict-profile
-    /// problems and broken SHOULDs warnings. The provider is a stdio program
+    /// problems and broken SHOULDs warnings (rule ids and levels are the
+    /// protocol's, ours start with CGP-). The provider is a stdio program
     /// started from the command after `--`, or an HTTP endpoint given with
     /// `--http`.
     Check {
@@ -111,19 +138,46 @@ enum Command {
         /// HTTP, for each whole request (connecting, sending, reading).
         #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_timeout)]
         timeout: Duration,
+        /// Seconds to wait for a reply the protocol does not require (a
+        /// SHOULD): the `error` answering a line that is not JSON, or an
+        /// envelope of an unknown type. Silence then is a warning (or, for the
+        /// unknown type, allowed) and the check goes on. At most --timeout.
+        #[arg(long, value_name = "SECS", default_value = "0.5", value_parser = parse_timeout)]
+        should_wait: Duration,
         /// Pass KEY=VALUE to the provider. Its environment is otherwise cleared
         /// but for PATH, HOME and LANG.
         #[arg(long = "env", value_name = "KEY=VALUE", value_parser = parse_env, conflicts_with = "http")]
         env: Vec<(OsString, OsString)>,
         /// Check the provider at this HTTP endpoint instead: one POST per
-        /// envelope. Plain http:// to a loopback host only (localhost,
-        /// 127.0.0.0/8 or the IPv6 loopback ::1); https:// is not supported yet.
+        /// envelope. https:// to any host, its certificate verified (there is
+        /// no switch to skip that); plain http:// to a loopback host only
+        /// (localhost, 127.0.0.0/8 or the IPv6 loopback ::1).
         #[arg(long, value_name = "URL", conflicts_with = "command")]
         http: Option<String>,
         /// Send the token in the environment variable NAME as `Authorization:
-        /// Bearer`. The token is never printed.
+        /// Bearer` (an RFC 6750 token68). The token is never printed.
         #[arg(long, value_name = "NAME", requires = "http")]
         bearer_env: Option<String>,
+        /// Send this header with every request, e.g. `--header 'X-Tenant: acme'`.
+        /// For a secret value use --header-env.
+        #[arg(long = "header", value_name = "NAME: VALUE", requires = "http")]
+        headers: Vec<String>,
+        /// Send the header NAME with the value of the environment variable VAR,
+        /// e.g. `--header-env X-Api-Key=PROVIDER_KEY`. The value is never
+        /// printed, in any encoding an endpoint may echo it in.
+        #[arg(long, value_name = "NAME=VAR", requires = "http")]
+        header_env: Vec<String>,
+        /// Trust only the certificate authorities in this PEM file for an
+        /// https:// endpoint (a private CA), instead of the webpki roots.
+        #[arg(long, value_name = "FILE", requires = "http")]
+        ca_cert: Option<PathBuf>,
+        /// Accept the errors this baseline file lists; fail on any other, and
+        /// on any entry no longer found (stale).
+        #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+        baseline: Option<PathBuf>,
+        /// Write every error to this baseline file (and exit 0 once written).
+        #[arg(long, value_name = "FILE")]
+        write_baseline: Option<PathBuf>,
         /// The provider's command line, after `--`.
         #[arg(
             last = true,
@@ -133,19 +187,41 @@ enum Command {
         command: Vec<OsString>,
     },
     /// Classify what changed between two schema versions (schema directories or
-    /// published bundles) and the version bump it requires.
+    /// published bundles) and the version bump it requires: `cgp diff OLD NEW`,
+    /// or `cgp diff --against REF [NEW]`.
     Diff {
-        /// The old version: a schema directory or a bundle file.
-        old: PathBuf,
-        /// The new version: a schema directory or a bundle file.
-        new: PathBuf,
-        /// Output format.
+        /// OLD and NEW: each a schema directory or a bundle file. With
+        /// `--against`, only NEW (default: ./schema).
+        #[arg(value_name = "OLD NEW", num_args = 0..=2)]
+        paths: Vec<PathBuf>,
+        /// Compare NEW with the same path at this git ref (a branch, a tag,
+        /// `HEAD~1`, a commit; read with git, nothing checked out), or with a
+        /// version cgp embeds (`cgp schema --version` lists them).
+        #[arg(long, value_name = "REF")]
+        against: Option<String>,
+        /// Output format (`markdown`: a changelog section).
         #[arg(long, value_enum, default_value = "human")]
-        format: render::Format,
+        format: diff::Format,
         /// Exit 1 when a change requires at least this bump.
         #[arg(long, value_enum)]
         fail_on: Option<diff::FailOn>,
     },
+    /// The conformance vectors (SPEC.md §Conformance vectors): run them
+    /// through a harness program, list them, or export them.
+    Vectors {
+        #[command(subcommand)]
+        command: VectorsCommand,
+    },
+    /// Print the shell completions for SHELL: e.g. `cgp completions bash >
+    /// ~/.local/share/bash-completion/completions/cgp`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page cgp.1 (roff), as `cargo xtask dist` packs it.
+    #[command(hide = true)]
+    Manpage,
     /// Print an embedded schema bundle: `cgp schema > cgp.schema.json`.
     Schema {
         /// Which bundle.
@@ -154,11 +230,69 @@ enum Command {
         /// The protocol version.
         #[arg(long = "version", value_name = "VERSION", default_value = bundles::WORKING, value_parser = bundles::version_parser())]
         protocol_version: String,
+        /// Print instead the JSON Schema of a cgp output: `validate`, `check`
+        /// or `diff` (`--format json`), or `baseline` (a baseline file).
+        #[arg(long, value_name = "OUTPUT", value_parser = output_parser(), conflicts_with_all = ["profile", "protocol_version"])]
+        output: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum VectorsCommand {
+    /// Drive a harness program through every case and compare its answers
+    /// with the reference's: the program reads one case a line on standard
+    /// input and answers each, in order, with one line (SPEC.md §Conformance
+    /// vectors). Exit 0 only when every case agrees.
+    Run {
+        /// Run this protocol version's vectors.
+        #[arg(long = "version", value_name = "VERSION", default_value = bundles::WORKING, value_parser = bundles::version_parser())]
+        protocol_version: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "human")]
+        format: render::Format,
+        /// Seconds to wait for each answer (and for the exit at the end).
+        #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_timeout)]
+        timeout: Duration,
+        /// How many disagreements to show in full.
+        #[arg(long, value_name = "N", default_value = "10")]
+        shown: usize,
+        /// Pass KEY=VALUE to the program. Its environment is otherwise cleared
+        /// but for PATH, HOME and LANG.
+        #[arg(long = "env", value_name = "KEY=VALUE", value_parser = parse_env)]
+        env: Vec<(OsString, OsString)>,
+        /// The harness program's command line, after `--`.
+        #[arg(last = true, required = true, value_name = "PROGRAM [ARGS]")]
+        command: Vec<OsString>,
+    },
+    /// List the cases: id, transport, expected answer and description, tab
+    /// separated; `--format json` prints the cases themselves (NDJSON).
+    List {
+        /// List this protocol version's vectors.
+        #[arg(long = "version", value_name = "VERSION", default_value = bundles::WORKING, value_parser = bundles::version_parser())]
+        protocol_version: String,
+        /// Output format (`human` or `json`).
+        #[arg(long, value_enum, default_value = "human")]
+        format: render::Format,
+    },
+    /// Write the version's vectors folder (case files, README.md,
+    /// case.schema.json) into DIR, creating it.
+    Export {
+        /// Export this protocol version's vectors.
+        #[arg(long = "version", value_name = "VERSION", default_value = bundles::WORKING, value_parser = bundles::version_parser())]
+        protocol_version: String,
+        /// The directory to write to.
+        dir: PathBuf,
     },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    cli.color.apply();
+    let verbosity = match (cli.quiet, cli.verbose) {
+        (true, _) => progress::Verbosity::Quiet,
+        (_, true) => progress::Verbosity::Verbose,
+        _ => progress::Verbosity::Normal,
+    };
     match cli.command {
         Command::Validate {
             profile,
@@ -167,6 +301,8 @@ fn main() -> ExitCode {
             semantic,
             json_document,
             jobs,
+            baseline,
+            write_baseline,
             paths,
         } => {
             let validator = match bundles::validator(&protocol_version, profile.into()) {
@@ -182,6 +318,9 @@ fn main() -> ExitCode {
                 json_document,
                 jobs: jobs.map_or_else(validate::default_jobs, usize::from),
                 paths,
+                baseline,
+                write_baseline,
+                verbosity,
             };
             validate::run(&options, &validator)
         }
@@ -190,9 +329,15 @@ fn main() -> ExitCode {
             json,
             protocol_version,
             timeout,
+            should_wait,
             env,
             http,
             bearer_env,
+            headers,
+            header_env,
+            ca_cert,
+            baseline,
+            write_baseline,
             command,
         } => {
             let validators =
@@ -210,26 +355,88 @@ fn main() -> ExitCode {
                 }
             };
             let provider = match http {
-                Some(url) => check::Provider::Http { url, bearer_env },
+                Some(url) => check::Provider::Http {
+                    url,
+                    bearer_env,
+                    headers,
+                    header_env,
+                    ca_cert,
+                },
                 None => check::Provider::Command { command, env },
             };
             let options = check::Options {
                 format: if json { render::Format::Json } else { format },
                 timeout,
+                should_wait: should_wait.min(timeout),
                 provider,
+                baseline,
+                write_baseline,
+                verbosity,
             };
             check::run(&options, &interop, &strict)
         }
         Command::Diff {
-            old,
-            new,
+            paths,
+            against,
             format,
             fail_on,
-        } => diff::run(&old, &new, format, fail_on),
+        } => diff::run(&paths, against.as_deref(), format, fail_on),
+        Command::Schema {
+            output: Some(output),
+            ..
+        } => print_all(
+            cgp_schema::report::Output::ALL
+                .into_iter()
+                .find(|known| known.as_str() == output)
+                .map(cgp_schema::report::json_schema)
+                .unwrap_or_default()
+                .as_bytes(),
+        ),
         Command::Schema {
             profile,
             protocol_version,
+            output: None,
         } => schema(profile.into(), &protocol_version),
+        Command::Vectors { command } => match command {
+            VectorsCommand::Run {
+                protocol_version,
+                format,
+                timeout,
+                shown,
+                env,
+                command,
+            } => vectors::run(&vectors::RunOptions {
+                version: protocol_version,
+                format,
+                timeout,
+                shown,
+                env,
+                command,
+            }),
+            VectorsCommand::List {
+                protocol_version,
+                format,
+            } => vectors::list(&protocol_version, format),
+            VectorsCommand::Export {
+                protocol_version,
+                dir,
+            } => vectors::export(&protocol_version, &dir),
+        },
+        Command::Completions { shell } => {
+            let mut text = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "cgp", &mut text);
+            print_all(&text)
+        }
+        Command::Manpage => {
+            let mut text = Vec::new();
+            match clap_mangen::Man::new(Cli::command()).render(&mut text) {
+                Ok(()) => print_all(&text),
+                Err(error) => {
+                    eprintln!("cgp: {error}");
+                    ExitCode::from(Exit::Trouble)
+                }
+            }
+        }
     }
 }
 
@@ -250,6 +457,13 @@ fn parse_env(text: &str) -> Result<(OsString, OsString), String> {
     }
 }
 
+/// A clap parser that takes the name of an output with a JSON Schema.
+fn output_parser() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(
+        cgp_schema::report::Output::ALL.map(cgp_schema::report::Output::as_str),
+    )
+}
+
 fn schema(profile: Profile, version: &str) -> ExitCode {
     let Some(text) = bundles::text(version, profile) else {
         eprintln!(
@@ -258,11 +472,14 @@ fn schema(profile: Profile, version: &str) -> ExitCode {
         );
         return ExitCode::from(Exit::Trouble);
     };
+    print_all(text.as_bytes())
+}
+
+/// Writes `text` to standard output: 0, or 2 when it cannot (quietly for a
+/// closed pipe).
+fn print_all(text: &[u8]) -> ExitCode {
     let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
+    match stdout.write_all(text).and_then(|()| stdout.flush()) {
         Ok(()) => ExitCode::from(Exit::Valid),
         Err(error) => {
             if error.kind() != std::io::ErrorKind::BrokenPipe {
@@ -276,7 +493,6 @@ fn schema(profile: Profile, version: &str) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     #[test]
     fn the_command_line_is_well_formed() {

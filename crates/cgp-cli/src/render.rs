@@ -4,7 +4,6 @@
 use crate::style::{Style, printable};
 use cgp_schema::transcript::Finding;
 use cgp_types::Variant;
-use serde_json::{Map, Value};
 
 /// How a subcommand writes its report (`--format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -17,6 +16,16 @@ pub enum Format {
     /// GitHub Actions annotations (`::error file=…,line=…,col=…,title=…::…`),
     /// then the summary.
     Github,
+    /// JUnit XML, for Jenkins, GitLab, TeamCity, Bitbucket.
+    Junit,
+}
+
+impl Format {
+    /// Whether the report is for a program, so nothing else may reach a
+    /// terminal (no progress).
+    pub fn is_machine(self) -> bool {
+        matches!(self, Format::Json | Format::Junit)
+    }
 }
 
 /// `<variant>: <instance pointer>: <message> (<origin>)`, with control
@@ -37,35 +46,22 @@ pub fn finding_text(style: Style, variant: Option<Variant>, finding: &Finding) -
 }
 
 /// The file line and column of a finding in a message that starts on `line`.
-pub fn absolute(line: usize, finding: &Finding) -> (usize, usize) {
-    match finding.position {
-        Some(position) => (line + position.line.saturating_sub(1), position.column),
-        None => (line, 1),
-    }
+pub use cgp_schema::report::finding::absolute;
+
+/// Writes `value` as one line of JSON.
+pub fn json_line(
+    out: &mut impl std::io::Write,
+    value: &impl serde::Serialize,
+) -> std::io::Result<()> {
+    serde_json::to_writer(&mut *out, value)?;
+    out.write_all(b"\n")
 }
 
-/// `{"instance_path", "schema_path", "message", "layer", ["line",] "column",
-/// ["rule"]}`: `line` when the message starts on a known input `line`, `rule`
-/// for semantic findings.
-pub fn finding_json(finding: &Finding, line: Option<usize>) -> Value {
-    let (absolute_line, column) = absolute(line.unwrap_or(1), finding);
-    let mut object = Map::new();
-    object.insert("instance_path".into(), finding.instance_path.clone().into());
-    object.insert(
-        "schema_path".into(),
-        finding
-            .schema_path
-            .clone()
-            .map_or(Value::Null, Value::String),
-    );
-    object.insert("message".into(), finding.message.clone().into());
-    object.insert("layer".into(), finding.layer.as_str().into());
-    if line.is_some() {
-        object.insert("line".into(), absolute_line.into());
-    }
-    object.insert("column".into(), column.into());
-    if let Some(rule) = finding.rule {
-        object.insert("rule".into(), rule.as_str().into());
-    }
-    Value::Object(object)
+/// Writes `value` as pretty JSON with a final line feed.
+pub fn json_pretty(
+    out: &mut impl std::io::Write,
+    value: &impl serde::Serialize,
+) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, value)?;
+    out.write_all(b"\n")
 }

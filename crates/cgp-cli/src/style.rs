@@ -1,7 +1,35 @@
-//! Terminal colours: on only when the stream is a terminal and `NO_COLOR` is
-//! unset or empty (<https://no-color.org>).
+//! Terminal colours. `--color auto|always|never` sets the choice for the whole
+//! run; in `auto`, anstream decides per stream: colour only on a terminal,
+//! never with `NO_COLOR` set (non-empty, <https://no-color.org>), always with
+//! `CLICOLOR_FORCE` set (<https://bixense.com/clicolors/>).
 
-use std::io::IsTerminal;
+use anstream::ColorChoice;
+use anstream::stream::RawStream;
+use anstyle::{AnsiColor, Effects};
+
+/// The `--color` choice every subcommand takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ColorArg {
+    /// Colour on a terminal, unless `NO_COLOR` is set (or `CLICOLOR_FORCE` forces it).
+    #[default]
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+impl ColorArg {
+    /// Makes this the choice of every stream of the process.
+    pub fn apply(self) {
+        match self {
+            ColorArg::Auto => ColorChoice::Auto,
+            ColorArg::Always => ColorChoice::AlwaysAnsi,
+            ColorArg::Never => ColorChoice::Never,
+        }
+        .write_global();
+    }
+}
 
 /// Whether to colour output, and how.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -10,11 +38,11 @@ pub struct Style {
 }
 
 impl Style {
-    /// Colours for a stream that is (or is not) a terminal.
-    pub fn detect(stream: &impl IsTerminal) -> Self {
-        let disabled = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
+    /// Colours for `stream`, by the global `--color` choice and, in `auto`, by
+    /// whether the stream is a terminal and the environment.
+    pub fn detect<S: RawStream>(stream: &S) -> Self {
         Style {
-            colour: stream.is_terminal() && !disabled,
+            colour: anstream::AutoStream::choice(stream) != ColorChoice::Never,
         }
     }
 
@@ -23,9 +51,9 @@ impl Style {
         Style { colour: false }
     }
 
-    fn paint(self, code: &str, text: &str) -> String {
+    fn paint(self, style: anstyle::Style, text: &str) -> String {
         if self.colour {
-            format!("\x1b[{code}m{text}\x1b[0m")
+            format!("{style}{text}{style:#}")
         } else {
             text.to_owned()
         }
@@ -33,37 +61,37 @@ impl Style {
 
     /// A location (`file:line:col:`).
     pub fn location(self, text: &str) -> String {
-        self.paint("1", text)
+        self.paint(Effects::BOLD.into(), text)
     }
 
     /// A variant name.
     pub fn variant(self, text: &str) -> String {
-        self.paint("36", text)
+        self.paint(AnsiColor::Cyan.on_default(), text)
     }
 
     /// A JSON pointer.
     pub fn pointer(self, text: &str) -> String {
-        self.paint("33", text)
+        self.paint(AnsiColor::Yellow.on_default(), text)
     }
 
     /// Secondary text (schema pointers, rule ids).
     pub fn dim(self, text: &str) -> String {
-        self.paint("2", text)
+        self.paint(Effects::DIMMED.into(), text)
     }
 
     /// Something that failed.
     pub fn bad(self, text: &str) -> String {
-        self.paint("1;31", text)
+        self.paint(AnsiColor::Red.on_default().bold(), text)
     }
 
     /// A warning.
     pub fn warn(self, text: &str) -> String {
-        self.paint("1;33", text)
+        self.paint(AnsiColor::Yellow.on_default().bold(), text)
     }
 
     /// Something that passed.
     pub fn good(self, text: &str) -> String {
-        self.paint("1;32", text)
+        self.paint(AnsiColor::Green.on_default().bold(), text)
     }
 }
 

@@ -90,8 +90,26 @@ fn human_output_names_every_kind_of_error() {
     assert!(!stdout.contains('\u{1b}'));
     // Every semantic rule the transcript breaks is named.
     for rule in [
-        "B1", "B3", "B4", "C5", "D1", "F1", "F2", "F3", "F4", "F5", "F11", "F13", "G1", "G2", "H3",
-        "H4", "P1", "P2", "P3", "P5",
+        "B1",
+        "B3",
+        "B4",
+        "U3",
+        "D1",
+        "F1",
+        "F2",
+        "F3",
+        "F4",
+        "F5",
+        "F11",
+        "F13",
+        "G1",
+        "G2",
+        "H1",
+        "H4",
+        "P1",
+        "P2",
+        "P3",
+        "CGP-RESOLVE",
     ] {
         assert!(
             stdout.contains(&format!("(rule {rule})")),
@@ -164,7 +182,7 @@ fn json_output_is_one_object_per_line_then_a_summary() {
     assert_eq!(objects.len(), 37);
     assert_eq!(
         objects.last(),
-        Some(&serde_json::json!({"summary": {"passed": 10, "failed": 26}}))
+        Some(&serde_json::json!({"summary": {"passed": 10, "failed": 26, "warnings": 0}}))
     );
     let b3 = objects
         .iter()
@@ -410,5 +428,56 @@ fn every_published_version_is_embedded_and_an_unknown_one_is_a_usage_error() {
     assert!(
         stderr.contains(&format!("[possible values: {}]", known.join(", "))),
         "{stderr}"
+    );
+}
+
+/// A broken SHOULD is a warning: the message still passes, the exit status is
+/// 0, and `--format json` carries the rule's level and the severity.
+#[test]
+fn a_broken_should_is_a_warning_that_fails_nothing() {
+    let output = cgp(&["validate", "--semantic", "should.ndjson"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
+    let stdout = text(&output.stdout);
+    assert!(
+        stdout.contains("(rule CGP-FRAME-VECTOR, a SHOULD)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with("1 passed, 0 failed, 1 warning (a broken SHOULD)\n"),
+        "{stdout}"
+    );
+    let output = cgp(&[
+        "validate",
+        "--semantic",
+        "--format",
+        "json",
+        "should.ndjson",
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let objects: Vec<serde_json::Value> = text(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("each line is JSON"))
+        .collect();
+    assert_eq!(objects[0]["valid"], true);
+    let finding = &objects[0]["errors"][0];
+    assert_eq!(finding["rule"], "CGP-FRAME-VECTOR");
+    assert_eq!(finding["level"], "SHOULD");
+    assert_eq!(finding["severity"], "warning");
+    assert_eq!(
+        objects[1],
+        serde_json::json!({"summary": {"passed": 1, "failed": 0, "warnings": 1}})
+    );
+    let output = cgp(&[
+        "validate",
+        "--semantic",
+        "--format",
+        "github",
+        "should.ndjson",
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        text(&output.stdout).starts_with("::warning "),
+        "{}",
+        text(&output.stdout)
     );
 }

@@ -10,9 +10,10 @@
 use crate::bundle::{Bundle, Profile};
 use crate::classify::{self, Side};
 use crate::corpus::Example;
+use crate::mutate::Mutator;
 use crate::text::shown::short;
 use crate::validate::Validator;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// How many mutated envelopes the randomised differential checks a profile on.
@@ -182,151 +183,10 @@ fn shown(verdict: &Option<BTreeSet<String>>) -> String {
     }
 }
 
-/// Deterministic mutations of corpus envelopes: each case is one envelope with
-/// one to three of its values removed, replaced or joined by an unknown member.
-struct Mutator {
-    state: u64,
-}
-
-impl Mutator {
-    fn new(seed: u64) -> Self {
-        Mutator { state: seed | 1 }
-    }
-
-    fn next(&mut self) -> u64 {
-        // xorshift64*: small, fast and the same on every machine.
-        self.state ^= self.state >> 12;
-        self.state ^= self.state << 25;
-        self.state ^= self.state >> 27;
-        self.state.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, bound: usize) -> usize {
-        if bound == 0 {
-            0
-        } else {
-            (self.next() % bound as u64) as usize
-        }
-    }
-
-    fn next_case(&mut self, envelopes: &[&Value]) -> Option<Value> {
-        let base = envelopes.get(self.below(envelopes.len()))?;
-        let mut case = (*base).clone();
-        let edits = 1 + self.below(3);
-        for _ in 0..edits {
-            let mut pointers = Vec::new();
-            collect_pointers(&case, String::new(), &mut pointers);
-            let Some(pointer) = pointers.get(self.below(pointers.len())).cloned() else {
-                break;
-            };
-            let replacement = self.value(envelopes);
-            let action = self.below(4);
-            mutate(&mut case, &pointer, action, replacement);
-        }
-        Some(case)
-    }
-
-    fn value(&mut self, envelopes: &[&Value]) -> Value {
-        match self.below(14) {
-            0 => Value::Null,
-            1 => json!(true),
-            2 => json!(0),
-            3 => json!(-1),
-            4 => json!(4_294_967_295u64),
-            5 => json!(4_294_967_296u64),
-            6 => json!(0.5),
-            7 => json!(""),
-            8 => json!("x"),
-            9 => json!([]),
-            10 => json!({}),
-            11 => json!(u64::MAX),
-            // A value from another envelope: a right type in a wrong place, or
-            // a right value in the right place.
-            _ => {
-                let donor = envelopes
-                    .get(self.below(envelopes.len()))
-                    .copied()
-                    .cloned()
-                    .unwrap_or(Value::Null);
-                let mut pointers = Vec::new();
-                collect_pointers(&donor, String::new(), &mut pointers);
-                pointers
-                    .get(self.below(pointers.len()))
-                    .and_then(|pointer| donor.pointer(pointer))
-                    .cloned()
-                    .unwrap_or(Value::Null)
-            }
-        }
-    }
-}
-
-fn collect_pointers(value: &Value, here: String, out: &mut Vec<String>) {
-    match value {
-        Value::Object(map) => {
-            for (key, member) in map {
-                let pointer = format!("{here}/{}", crate::json_text::escape_token(key));
-                out.push(pointer.clone());
-                collect_pointers(member, pointer, out);
-            }
-        }
-        Value::Array(items) => {
-            for (index, item) in items.iter().enumerate() {
-                let pointer = format!("{here}/{index}");
-                out.push(pointer.clone());
-                collect_pointers(item, pointer, out);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// 0: replace the value; 1: remove it; 2: add an unknown member beside it (or
-/// replace, in an array); 3: wrap it in an array.
-fn mutate(case: &mut Value, pointer: &str, action: usize, replacement: Value) {
-    let Some((parent_pointer, last)) = pointer.rsplit_once('/') else {
-        return;
-    };
-    let key = last.replace("~1", "/").replace("~0", "~");
-    let Some(parent) = case.pointer_mut(parent_pointer) else {
-        return;
-    };
-    match parent {
-        Value::Object(map) => match action {
-            1 => {
-                map.shift_remove(&key);
-            }
-            2 => {
-                map.insert(format!("{key}_unknown"), replacement);
-            }
-            3 => {
-                if let Some(slot) = map.get_mut(&key) {
-                    *slot = Value::Array(vec![slot.take()]);
-                }
-            }
-            _ => {
-                map.insert(key, replacement);
-            }
-        },
-        Value::Array(items) => {
-            let Ok(index) = key.parse::<usize>() else {
-                return;
-            };
-            if index >= items.len() {
-                return;
-            }
-            if action == 1 {
-                items.remove(index);
-            } else if let Some(slot) = items.get_mut(index) {
-                *slot = replacement;
-            }
-        }
-        _ => {}
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn bundle_text(max_frames_maximum: u64, description: &str) -> String {
         let document = json!({

@@ -44,9 +44,11 @@
 
 mod assertions;
 mod facets;
+mod git;
 mod side;
 mod walk;
 
+pub use git::load_side_at;
 pub use side::{Side, load_side};
 
 use crate::version::ProtocolVersion;
@@ -61,7 +63,21 @@ use walk::Walker;
 const MAX_DEPTH: usize = 64;
 
 /// The protocol version bump a change requires, ordered `None < Minor < Major`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Bump {
     /// No bump: nothing a peer can observe changed.
     #[default]

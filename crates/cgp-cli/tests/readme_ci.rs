@@ -1,0 +1,148 @@
+//! README.md's "In CI" section, run: every `cgp` command in its `sh` blocks, in
+//! order, in a scratch git repository shaped like a provider's (schemas on
+//! `main`, a compatible change in the work tree, a recorded transcript), with
+//! the test provider standing in for `./their-provider`. Each must succeed, and
+//! what it writes must be what the section says.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const PROVIDER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/providers/provider.py");
+const REPO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+
+fn git(dir: &Path, args: &[&str]) {
+    let status = Command::new("git")
+        .current_dir(dir)
+        .args([
+            "-c",
+            "user.name=cgp test",
+            "-c",
+            "user.email=cgp@example.invalid",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("git runs");
+    assert!(status.success(), "git {args:?}");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).expect("copy");
+        }
+    }
+}
+
+/// The commands of the section's `sh` blocks, in order.
+fn commands() -> Vec<String> {
+    let readme = std::fs::read_to_string(Path::new(REPO).join("README.md")).expect("README.md");
+    let start = readme.find("### In CI: ").expect("the In CI section");
+    let rest = &readme[start + 4..];
+    let section = &rest[..rest.find("\n### ").unwrap_or(rest.len())];
+    let mut commands = Vec::new();
+    let mut in_block = false;
+    for line in section.lines() {
+        match line.trim() {
+            "```sh" => in_block = true,
+            "```" => in_block = false,
+            command if in_block && !command.is_empty() && !command.starts_with('#') => {
+                commands.push(command.to_owned());
+            }
+            _ => {}
+        }
+    }
+    commands
+}
+
+#[test]
+fn the_in_ci_examples_run() {
+    let commands = commands();
+    assert!(commands.len() >= 8, "{commands:?}");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    git(root, &["init", "-q", "-b", "main"]);
+    copy_dir(&Path::new(REPO).join("schema"), &root.join("schema"));
+    std::fs::create_dir(root.join("transcripts")).expect("mkdir");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/errors.ndjson"),
+        root.join("transcripts/session.ndjson"),
+    )
+    .expect("copy");
+    git(root, &["add", "."]);
+    git(root, &["commit", "-q", "-m", "schemas"]);
+    git(root, &["update-ref", "refs/remotes/origin/main", "HEAD"]);
+    // A compatible change in the pull request: a new optional member.
+    let query = root.join("schema/types/context-query.schema.json");
+    let mut value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&query).expect("read")).expect("JSON");
+    let number = cgp_types::PROTOCOL_VERSION
+        .rsplit_once('/')
+        .map_or("", |(_, n)| n);
+    value["properties"]["cgp_readme_added"] = serde_json::json!({
+        "type": "string",
+        "description": "Added in the pull request.",
+        "x-cgp-since": number,
+        "x-cgp-emit": "omit-if-absent",
+    });
+    std::fs::write(
+        &query,
+        serde_json::to_string_pretty(&value).expect("JSON") + "\n",
+    )
+    .expect("write");
+
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_cgp"));
+    let path = format!(
+        "{}:{}",
+        bin.parent().expect("bin dir").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for command in &commands {
+        assert!(command.starts_with("cgp "), "{command}");
+        let shell = command.replace("./their-provider", &format!("python3 {PROVIDER} budget"));
+        let output = Command::new("sh")
+            .current_dir(root)
+            .env("PATH", &path)
+            .args(["-c", &shell])
+            .output()
+            .expect("sh runs");
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{command}\n{}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    for file in ["cgp-validate-baseline.json", "cgp-check-baseline.json"] {
+        let baseline: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(root.join(file)).expect(file)).expect("JSON");
+        assert!(
+            !baseline["entries"].as_array().expect("entries").is_empty(),
+            "{file}"
+        );
+    }
+    let changes = std::fs::read_to_string(root.join("schema-changes.md")).expect("markdown");
+    assert!(changes.contains("### Minor"), "{changes}");
+    assert!(
+        changes.contains("`/ContextQuery/cgp_readme_added`"),
+        "{changes}"
+    );
+    for file in ["cgp-validate.xml", "cgp-check.xml"] {
+        let xml = std::fs::read_to_string(root.join(file)).expect(file);
+        let document = roxmltree::Document::parse(&xml).expect("XML");
+        assert_eq!(document.root_element().tag_name().name(), "testsuites");
+        assert_eq!(
+            document.root_element().attribute("failures"),
+            Some("0"),
+            "{file}: {xml}"
+        );
+    }
+}
