@@ -1,12 +1,22 @@
-"""Decode speed of the generated Python package against Python's own parse.
+"""Speed of the generated Python package against what an implementer would
+otherwise use, in one process on the same lines.
 
-Usage: PYTHONPATH=generated/python python3 cgp_types_throughput.py NDJSON ROUNDS
-The file is read and split into lines before timing. Each round times one pass
-of `json.loads` and one of `cgp_types.decode_line` over every line (bytes, as
-a stream reader has them), taking turns; the best pass of each counts. Prints
-{"lines", "invalid", "seconds_json_loads", "seconds_decode_line"}; `invalid`
-counts the lines decode_line refused.
+Usage: PYTHONPATH=generated/python python3 cgp_types_throughput.py NDJSON ROUNDS [MODELS_PY]
+The file is read and split into lines (bytes, as a stream reader has them)
+before timing. Each round times one pass of every candidate, taking turns; the
+best pass of each counts:
+
+- `json.loads` and `cgp_types.decode_line` on every line;
+- with MODELS_PY (pydantic v2 models datamodel-code-generator wrote from the
+  interop bundle, as README says), `Envelope.model_validate_json` on every line;
+- `cgp_types.encode_line` of the envelopes decode_line returned, and
+  `json.dumps` of the values `json.loads` returned for the same lines.
+
+Prints {"lines", "invalid", "seconds_json_loads", "seconds_decode_line",
+"seconds_pydantic", "seconds_encode_line", "seconds_json_dumps"}; `invalid`
+counts the lines decode_line (or pydantic) refused.
 """
+import importlib.util
 import json
 import sys
 import time
@@ -14,36 +24,57 @@ import time
 import cgp_types
 
 
-def timed(function, lines):
+def timed(function, items):
     start = time.perf_counter()
-    for line in lines:
-        function(line)
+    for item in items:
+        function(item)
     return time.perf_counter() - start
 
 
-def main(ndjson_path, rounds):
+def load_models(path):
+    spec = importlib.util.spec_from_file_location("cgp_bench_models", path)
+    models = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = models
+    spec.loader.exec_module(models)
+    return models
+
+
+def main(ndjson_path, rounds, models_path=None):
     with open(ndjson_path, "rb") as handle:
         lines = [line for line in handle.read().split(b"\n") if line.strip()]
     invalid = 0
+    envelopes = []
     for line in lines:
         try:
-            cgp_types.decode_line(line)
+            envelopes.append(cgp_types.decode_line(line))
         except cgp_types.WireError:
             invalid += 1
-    best_loads = best_decode = float("inf")
-    for _ in range(rounds):
-        best_loads = min(best_loads, timed(json.loads, lines))
-        best_decode = min(best_decode, timed(cgp_types.decode_line, lines))
-    json.dump(
-        {
-            "lines": len(lines),
-            "invalid": invalid,
-            "seconds_json_loads": best_loads,
-            "seconds_decode_line": best_decode,
-        },
-        sys.stdout,
-    )
+    values = [json.loads(line) for line in lines]
+    candidates = {
+        "seconds_json_loads": (json.loads, lines),
+        "seconds_decode_line": (cgp_types.decode_line, lines),
+        "seconds_encode_line": (cgp_types.encode_line, envelopes),
+        "seconds_json_dumps": (json.dumps, values),
+    }
+    if models_path is not None:
+        import pydantic
+
+        validate = load_models(models_path).Envelope.model_validate_json
+        for line in lines:
+            try:
+                validate(line)
+            except pydantic.ValidationError:
+                invalid += 1
+        candidates["seconds_pydantic"] = (validate, lines)
+    best = {name: float("inf") for name in candidates}
+    names = list(candidates)
+    for round_ in range(rounds):
+        for turn in range(len(names)):
+            name = names[(round_ + turn) % len(names)]
+            function, items = candidates[name]
+            best[name] = min(best[name], timed(function, items))
+    json.dump({"lines": len(lines), "invalid": invalid, **best}, sys.stdout)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]))
+    main(sys.argv[1], int(sys.argv[2]), *sys.argv[3:4])

@@ -76,6 +76,7 @@ fn run() -> Result<(), String> {
             serde_json::from_str::<cgp_generated::Envelope>(text)
         }),
         reference: bench::decoder(contextgraph_host::wire::decode_line),
+        reference_version: contextgraph_host::PROTOCOL_VERSION.into(),
     };
     eprintln!(
         "bench: {} MiB transcript, {} rounds; this takes a few minutes",

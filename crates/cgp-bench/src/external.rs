@@ -1,13 +1,13 @@
 //! The figures of other processes: `cgp validate` on the transcript file, the
 //! peer validators (Python `jsonschema`, Ajv) and the generated Python package
-//! on the same lines.
+//! on the same lines, beside pydantic's models of the interop bundle.
 
 use crate::Config;
 use crate::corpus::Corpus;
 use crate::io_error;
 use crate::measure::{CliFormat, Figure, Measure, Throughput, timed};
 use serde_json::Value;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// Times `cgp validate --profile interop --jobs <jobs> --format <format>` on
@@ -38,7 +38,7 @@ pub fn cgp_validate(
         CliFormat::Json => {
             stdout.lines().count() as u64 == lines + 1
                 && stdout.trim_end().ends_with(&format!(
-                    "{{\"summary\":{{\"passed\":{lines},\"failed\":0}}}}"
+                    "{{\"summary\":{{\"passed\":{lines},\"failed\":0,\"warnings\":0}}}}"
                 ))
         }
     };
@@ -178,11 +178,39 @@ pub(crate) fn peers_on(
     Ok(figures)
 }
 
-/// The generated Python package (`generated/python`) against `json.loads`, in
-/// one process, on the first [`Config::python_bytes`] of the transcript at
-/// `path`: every line must decode.
+/// The pydantic v2 models datamodel-code-generator writes from the interop
+/// `bundle` with README's options, into `work`: (the Python that has pydantic,
+/// the models' module).
+pub(crate) fn pydantic_models(work: &Path, bundle: &Path) -> Result<(PathBuf, PathBuf), String> {
+    let python = spec_tests::peers::ensure_datamodel_codegen()?;
+    let models = work.join("cgp_models.py");
+    let output = Command::new(&python)
+        .args(["-m", "datamodel_code_generator", "--input"])
+        .arg(bundle)
+        .arg("--output")
+        .arg(&models)
+        .args(spec_tests::peers::DATAMODEL_CODEGEN_OPTIONS)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|error| format!("cannot run {}: {error}", python.display()))?;
+    if !output.status.success() {
+        return Err(format!(
+            "datamodel-code-generator failed ({}): {}",
+            output.status,
+            cut(&String::from_utf8_lossy(&output.stderr))
+        ));
+    }
+    Ok((python, models))
+}
+
+/// The generated Python package (`generated/python`) against `json.loads`,
+/// `json.dumps` and, given `pydantic` (a Python that has it and the models'
+/// module), pydantic's `model_validate_json`, in one process, on the first
+/// [`Config::python_bytes`] of the transcript at `path`: every line must
+/// decode.
 pub(crate) fn python_package_on(
     config: &Config,
+    pydantic: Option<&(PathBuf, PathBuf)>,
     corpus: &Corpus,
     path: &Path,
 ) -> Result<Vec<Figure>, String> {
@@ -190,10 +218,15 @@ pub(crate) fn python_package_on(
     let prefix = corpus.prefix(config.python_bytes);
     let prefix_path = path.with_extension("python-package.ndjson");
     std::fs::write(&prefix_path, prefix.bytes()).map_err(|e| io_error(&prefix_path, &e))?;
-    let output = Command::new("python3")
+    let mut command = Command::new(pydantic.map_or(Path::new("python3"), |(python, _)| python));
+    command
         .arg(config.repo.join("spec-tests/peers/cgp_types_throughput.py"))
         .arg(&prefix_path)
-        .arg(rounds.to_string())
+        .arg(rounds.to_string());
+    if let Some((_, models)) = pydantic {
+        command.arg(models);
+    }
+    let output = command
         .env("PYTHONPATH", config.repo.join("generated/python"))
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .stdin(Stdio::null())
@@ -209,11 +242,13 @@ pub(crate) fn python_package_on(
     let value: Value = serde_json::from_slice(&output.stdout)
         .map_err(|error| format!("cgp_types_throughput.py printed no result: {error}"))?;
     let number = |key: &str| value.get(key).and_then(Value::as_f64);
-    let (Some(lines), Some(invalid), Some(loads), Some(decode)) = (
+    let (Some(lines), Some(invalid), Some(loads), Some(decode), Some(encode), Some(dumps)) = (
         number("lines"),
         number("invalid"),
         number("seconds_json_loads"),
         number("seconds_decode_line"),
+        number("seconds_encode_line"),
+        number("seconds_json_dumps"),
     ) else {
         return Err(format!("cgp_types_throughput.py printed {value}"));
     };
@@ -232,8 +267,16 @@ pub(crate) fn python_package_on(
         lines: prefix.line_count(),
         seconds,
     };
-    Ok(vec![
-        (Measure::PythonJsonLoads, figure(loads), note.clone()),
-        (Measure::PythonPackageDecode, figure(decode), note),
-    ])
+    let mut figures = vec![(Measure::PythonJsonLoads, figure(loads), note.clone())];
+    if pydantic.is_some() {
+        let seconds = number("seconds_pydantic").ok_or_else(|| {
+            format!("cgp_types_throughput.py printed no pydantic figure: {value}")
+        })?;
+        figures.push((Measure::PythonPydantic, figure(seconds), note.clone()));
+    }
+    figures.push((Measure::PythonPackageDecode, figure(decode), note.clone()));
+    let encode_note = format!("{note}; the same lines' values (bytes counted as the lines')");
+    figures.push((Measure::PythonJsonDumps, figure(dumps), encode_note.clone()));
+    figures.push((Measure::PythonPackageEncode, figure(encode), encode_note));
+    Ok(figures)
 }

@@ -19,12 +19,14 @@
 //! transcript of maximal messages, `corpus` cuts it
 //! into lines, `measure` times the in-process candidates, `external` the
 //! processes (`cgp validate`, the peer validators), `typescript` the generated
-//! TypeScript package against `JSON.parse`, `scaling` codegen and check
+//! TypeScript package against `JSON.parse`, `go` the generated Go module against
+//! `encoding/json`, `scaling` codegen and check
 //! on growing schemas, `machine` says where, and `report` renders the table.
 
 mod corpus;
 pub mod dense;
 mod external;
+mod go;
 mod machine;
 mod measure;
 mod report;
@@ -42,7 +44,7 @@ pub use scaling::{load_scaled, scaled_tree, schema_scaling};
 use cgp_schema::model::{Protocol, Reading};
 use cgp_schema::transcript::check_verdict;
 use cgp_schema::{Bundle, Validator};
-use external::{peers_on, python_package_on};
+use external::{peers_on, pydantic_models, python_package_on};
 use machine::load_average;
 use measure::in_process;
 use std::path::{Path, PathBuf};
@@ -87,6 +89,12 @@ pub struct Decoders {
     pub generated: LineDecoder,
     /// `contextgraph_host::wire::decode_line`.
     pub reference: LineDecoder,
+    /// The protocol version the reference crate speaks
+    /// (`contextgraph_host::PROTOCOL_VERSION`). The reference decoder is
+    /// measured only on the lines that version's published interop bundle
+    /// accepts: a variant, member or value the working version added since
+    /// is not the reference's to decode.
+    pub reference_version: String,
 }
 
 /// Wraps a decoder of `&str` lines: the line is checked as UTF-8 with the
@@ -123,6 +131,57 @@ fn dense_corpus(bundle: &Bundle, validator: &Validator, bytes: u64) -> Result<Co
     Ok(Corpus::new(dense::write(&samples, bytes)))
 }
 
+/// The validator of the reference crate's version, when that is not the
+/// working version: the lines it rejects are left out of the reference
+/// decoder's figures.
+fn reference_validator(
+    config: &Config,
+    working: &Bundle,
+    reference_version: &str,
+) -> Result<Option<Validator>, String> {
+    let version: cgp_schema::ProtocolVersion = reference_version
+        .parse()
+        .map_err(|error| format!("the reference crate's version: {error}"))?;
+    if working
+        .document
+        .get("x-cgp-protocol-version")
+        .and_then(|v| v.as_str())
+        == Some(reference_version)
+    {
+        return Ok(None);
+    }
+    let path = config.repo.join(cgp_codegen::plan::published_path(
+        &version,
+        cgp_schema::Profile::Interop,
+    ));
+    let text = std::fs::read_to_string(&path).map_err(|e| io_error(&path, &e))?;
+    let bundle = Bundle::from_published(&text)?;
+    Validator::new(&bundle)
+        .map(Some)
+        .map_err(|problems| problems.to_string())
+}
+
+/// The lines of `corpus` that `validator` accepts.
+fn confined(corpus: &Corpus, validator: &Validator) -> Corpus {
+    let mut bytes = Vec::new();
+    for line in corpus.lines() {
+        if check_verdict(validator, line).is_valid() {
+            bytes.extend_from_slice(line);
+            bytes.push(b'\n');
+        }
+    }
+    Corpus::new(bytes)
+}
+
+/// What the reference decoder is measured on: the lines its version knows.
+pub(crate) struct Reference<'a> {
+    /// The lines of the sample the reference's version accepts (all of them
+    /// when it is the working version).
+    pub corpus: &'a Corpus,
+    /// That version.
+    pub version: &'a str,
+}
+
 /// Generates the transcript and measures everything `config` asks for.
 pub fn run(config: &Config, mut decoders: Decoders) -> Result<Report, String> {
     let mut machine = Machine::detect();
@@ -138,7 +197,13 @@ pub fn run(config: &Config, mut decoders: Decoders) -> Result<Report, String> {
     let bundle = Bundle::from_published(&bundle_text)?;
     let validator = published_validator(&bundle)?;
     let dense = dense_corpus(&bundle, &validator, config.transcript_bytes)?;
+    let reference_version = decoders.reference_version.clone();
+    let reference_validator = reference_validator(config, &bundle, &reference_version)?;
     let rounds = config.rounds.max(1);
+    let pydantic = match &config.peers {
+        Some(_) => Some(pydantic_models(&config.work, &bundle_path)?),
+        None => None,
+    };
     let mut rows = Vec::new();
     let mut skipped = Vec::new();
     for (sample, corpus) in [
@@ -154,7 +219,15 @@ pub fn run(config: &Config, mut decoders: Decoders) -> Result<Report, String> {
             throughput,
             note,
         };
-        for (measure, throughput, note) in in_process(corpus, &validator, rounds, &mut decoders)? {
+        let known = reference_validator
+            .as_ref()
+            .map(|reference| confined(corpus, reference));
+        let reference = Reference {
+            corpus: known.as_ref().unwrap_or(corpus),
+            version: &reference_version,
+        };
+        let figures = in_process(corpus, reference, &validator, rounds, &mut decoders)?;
+        for (measure, throughput, note) in figures {
             rows.push(tag(measure, throughput, note));
         }
         if let Some(cgp) = &config.cgp {
@@ -173,12 +246,17 @@ pub fn run(config: &Config, mut decoders: Decoders) -> Result<Report, String> {
             }
             let scripts = config.repo.join("spec-tests/peers");
             for (measure, throughput, note) in
-                typescript::typescript_on(&scripts, corpus, &path, rounds)?
+                typescript::typescript_on(&scripts, peers, &bundle_path, corpus, &path, rounds)?
             {
                 rows.push(tag(measure, throughput, note));
             }
+            for (measure, throughput, note) in go::go_on(corpus, &path, rounds)? {
+                rows.push(tag(measure, throughput, note));
+            }
         }
-        for (measure, throughput, note) in python_package_on(config, corpus, &path)? {
+        for (measure, throughput, note) in
+            python_package_on(config, pydantic.as_ref(), corpus, &path)?
+        {
             rows.push(tag(measure, throughput, note));
         }
     }
@@ -213,4 +291,36 @@ pub fn run(config: &Config, mut decoders: Decoders) -> Result<Report, String> {
         schema,
         skipped,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line of a variant the reference's version does not have is left out
+    /// of what the reference decoder is measured on; the others stay, in order.
+    #[test]
+    fn the_reference_is_measured_only_on_what_its_version_accepts() {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let path = repo.join(interop_bundle().expect("the working bundle"));
+        let text = std::fs::read_to_string(&path).expect("the working bundle");
+        let bundle = Bundle::from_published(&text).expect("a bundle");
+        let validator = Validator::new(&bundle).expect("a validator");
+        let tags = validator.tags().to_vec();
+        let unknown = (0..)
+            .map(|n| format!("ping{n}"))
+            .find(|tag| !tags.contains(tag))
+            .expect("a free tag");
+        let corpus = Corpus::new(
+            format!(
+                "{{\"type\":\"shutdown\"}}\n{{\"type\":\"{unknown}\"}}\n{{\"type\":\"error\",\"message\":\"m\"}}\n"
+            )
+            .into_bytes(),
+        );
+        let known = confined(&corpus, &validator);
+        assert_eq!(
+            known.bytes(),
+            b"{\"type\":\"shutdown\"}\n{\"type\":\"error\",\"message\":\"m\"}\n"
+        );
+    }
 }

@@ -193,11 +193,46 @@ impl Report {
             Measure::PythonPackageDecode,
             Measure::PythonJsonLoads,
         ));
-        targets.push(self.for_scale(
-            "the TypeScript package's `decodeEnvelope`, × `JSON.parse` in the same node process",
-            Measure::TypescriptDecode,
-            Measure::NodeJsonParse,
+        targets.push(self.ratio_target(
+            "the Go module's `Decode` at least as fast as `encoding/json` `Unmarshal` into the same structs (≥ 1.0×)".into(),
+            Measure::GoDecode,
+            Measure::GoEncodingJson,
+            &|ratio| Some(ratio >= 1.0),
         ));
+        for (goal, a, b, min) in [
+            (
+                "the TypeScript package's `decodeEnvelope` ≥ 1.0× `JSON.parse` + Ajv (same node process, same strings)",
+                Measure::TypescriptDecode,
+                Measure::NodeAjvSameProcess,
+                1.0,
+            ),
+            (
+                "the TypeScript package's `decodeEnvelope` ≥ 0.5× `JSON.parse` alone",
+                Measure::TypescriptDecode,
+                Measure::NodeJsonParse,
+                0.5,
+            ),
+            (
+                "the TypeScript package's `encodeEnvelope` ≥ 1.0× `JSON.stringify`",
+                Measure::TypescriptEncode,
+                Measure::NodeJsonStringify,
+                1.0,
+            ),
+            (
+                "the Python package's `decode_line` ≥ 1.0× pydantic v2 `model_validate_json` (same process, same lines)",
+                Measure::PythonPackageDecode,
+                Measure::PythonPydantic,
+                1.0,
+            ),
+            (
+                "the Python package's `encode_line` ≥ 1.0× `json.dumps`",
+                Measure::PythonPackageEncode,
+                Measure::PythonJsonDumps,
+                1.0,
+            ),
+        ] {
+            targets.push(self.ratio_target(goal.into(), a, b, &|ratio| Some(ratio >= min)));
+        }
         let real = self.schema.iter().find(|run| run.factor == 1);
         targets.push(Target {
             goal: "codegen + check warm < 2 s on the real schema".into(),

@@ -55,21 +55,23 @@ pub fn schema_scaling(
 /// `types/frame-id-x<k>.schema.json`, titled `FrameIdX<k>`, its `$ref`s and
 /// `$defs` renamed to match; copy `k` of each variant has the tag `<tag>_x<k>`
 /// and is listed by the envelope, so every copy is reached and the loader's
-/// lints hold. Factor 1 is the real tree, with `generated/` and its release
-/// manifest. Returns the schema files and their size in bytes.
+/// lints hold. Factor 1 is a copy of every source of the real tree (not
+/// `target/`), `generated/` and its release manifest among them. Returns the schema files and their size in bytes.
 pub fn scaled_tree(repo: &Path, dest: &Path, factor: usize) -> Result<(usize, u64), String> {
-    copy_dir(
-        &repo.join("crates/cgp-types/src"),
-        &dest.join("crates/cgp-types/src"),
-    )?;
-    std::fs::copy(repo.join("SPEC.md"), dest.join("SPEC.md"))
-        .map_err(|e| io_error(&repo.join("SPEC.md"), &e))?;
     if factor <= 1 {
-        for owned in cgp_codegen::output::OWNED_DIRS {
-            copy_dir(&repo.join(owned), &dest.join(owned))?;
-        }
-        copy_dir(&repo.join("schema"), &dest.join("schema"))?;
+        // Every source: the links gate follows the hand-written docs' links
+        // anywhere in the repository.
+        copy_dir(repo, dest)?;
     } else {
+        copy_dir(
+            &repo.join("crates/cgp-types/src"),
+            &dest.join("crates/cgp-types/src"),
+        )?;
+        std::fs::copy(repo.join("SPEC.md"), dest.join("SPEC.md"))
+            .map_err(|e| io_error(&repo.join("SPEC.md"), &e))?;
+        // The changelog gate holds CHANGELOG.md to the released versions.
+        std::fs::copy(repo.join("CHANGELOG.md"), dest.join("CHANGELOG.md"))
+            .map_err(|e| io_error(&repo.join("CHANGELOG.md"), &e))?;
         let sources = cgp_schema::source::read_schema_dir(&repo.join("schema"), "schema")
             .map_err(|problems| problems.to_string())?;
         let mut files: Vec<(String, Value)> = Vec::new();
@@ -197,10 +199,18 @@ fn rename(value: &mut Value, copy: usize) {
     }
 }
 
+/// Copies a directory's sources: build output (`target/`), `.git` and
+/// `node_modules` are left behind.
 fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
     std::fs::create_dir_all(to).map_err(|e| io_error(to, &e))?;
     for entry in std::fs::read_dir(from).map_err(|e| io_error(from, &e))? {
         let entry = entry.map_err(|e| io_error(from, &e))?;
+        if matches!(
+            entry.file_name().to_str(),
+            Some("target" | ".git" | "node_modules")
+        ) {
+            continue;
+        }
         let target = to.join(entry.file_name());
         if entry
             .file_type()

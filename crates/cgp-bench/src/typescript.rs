@@ -1,6 +1,8 @@
-//! The generated TypeScript package's `decodeEnvelope` against plain
-//! `JSON.parse`, in one node process on the same lines (the package built with
-//! the pinned compiler, as the tests build it).
+//! The generated TypeScript package against what an implementer would
+//! otherwise use, in one node process on the same lines (the package built with
+//! the pinned compiler, as the tests build it): `decodeEnvelope` against
+//! `JSON.parse` alone and `JSON.parse` followed by Ajv's compiled validator of
+//! the interop bundle, `encodeEnvelope` against `JSON.stringify`.
 
 use crate::corpus::Corpus;
 use crate::external::cut;
@@ -9,11 +11,14 @@ use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-/// Both figures on the lines of `corpus`, written at `path`: the best of
-/// `rounds` passes each, the two taking turns in every round. Every line must
-/// decode.
+/// The figures on the lines of `corpus`, written at `path`: the best of
+/// `rounds` passes each, the candidates taking turns in every round. Ajv
+/// (from `peers`) validates against `bundle`. Every line must decode and
+/// validate.
 pub(crate) fn typescript_on(
     scripts: &Path,
+    peers: &Path,
+    bundle: &Path,
     corpus: &Corpus,
     path: &Path,
     rounds: usize,
@@ -24,6 +29,8 @@ pub(crate) fn typescript_on(
         .arg(entry)
         .arg(path)
         .arg(rounds.to_string())
+        .arg(bundle)
+        .env("NODE_PATH", spec_tests::peers::node_path(peers))
         .stdin(Stdio::null())
         .output()
         .map_err(|error| format!("cannot run node: {error}"))?;
@@ -37,17 +44,31 @@ pub(crate) fn typescript_on(
     let value: Value = serde_json::from_slice(&output.stdout)
         .map_err(|error| format!("typescript_throughput.mjs printed no result: {error}"))?;
     let number = |key: &str| value.get(key).and_then(Value::as_f64);
-    let (Some(lines), Some(rejected), Some(seconds), Some(parse_seconds)) = (
+    let (
+        Some(lines),
+        Some(rejected),
+        Some(invalid),
+        Some(seconds),
+        Some(parse_seconds),
+        Some(ajv_seconds),
+        Some(encode_seconds),
+        Some(stringify_seconds),
+    ) = (
         number("lines"),
         number("rejected"),
+        number("invalid"),
         number("seconds"),
         number("seconds_json_parse"),
-    ) else {
+        number("seconds_ajv"),
+        number("seconds_encode"),
+        number("seconds_json_stringify"),
+    )
+    else {
         return Err(format!("typescript_throughput.mjs printed {value}"));
     };
-    if lines as u64 != corpus.line_count() || rejected > 0.0 {
+    if lines as u64 != corpus.line_count() || rejected > 0.0 || invalid > 0.0 {
         return Err(format!(
-            "decodeEnvelope rejected {rejected} of {lines} lines ({} expected, all valid)",
+            "decodeEnvelope rejected {rejected} and Ajv {invalid} of {lines} lines ({} expected, all valid)",
             corpus.line_count()
         ));
     }
@@ -58,12 +79,30 @@ pub(crate) fn typescript_on(
     };
     let note =
         format!("lines decoded to strings beforehand; best of {rounds} passes, taking turns");
+    let encode_note = format!(
+        "the same lines' values (bytes counted as the lines'); best of {rounds} passes, taking turns"
+    );
     Ok(vec![
         (
             Measure::NodeJsonParse,
             throughput(parse_seconds),
             note.clone(),
         ),
+        (
+            Measure::NodeAjvSameProcess,
+            throughput(ajv_seconds),
+            note.clone(),
+        ),
         (Measure::TypescriptDecode, throughput(seconds), note),
+        (
+            Measure::NodeJsonStringify,
+            throughput(stringify_seconds),
+            encode_note.clone(),
+        ),
+        (
+            Measure::TypescriptEncode,
+            throughput(encode_seconds),
+            encode_note,
+        ),
     ])
 }

@@ -47,6 +47,7 @@ __all__ = [
     "Envelope",
     "Error",
     "ErrorCode",
+    "ErrorEnvelope",
     "FrameAttestation",
     "FrameEmbedding",
     "FrameId",
@@ -57,8 +58,11 @@ __all__ = [
     "FrameVerdictUnknown",
     "FrameVerdictValid",
     "Frames",
+    "FramesEnvelope",
     "Handshake",
     "HandshakeAck",
+    "HandshakeAckEnvelope",
+    "HandshakeEnvelope",
     "InclusionProof",
     "InclusionStep",
     "InlineContentRequirement",
@@ -70,12 +74,16 @@ __all__ = [
     "ProviderInfo",
     "Query",
     "QueryCapability",
+    "QueryEnvelope",
     "Relation",
     "Representation",
     "Shutdown",
+    "ShutdownEnvelope",
     "Transform",
     "Verified",
+    "VerifiedEnvelope",
     "Verify",
+    "VerifyEnvelope",
     "VerifyRequest",
     "VerifyResponse",
 ]
@@ -687,7 +695,31 @@ FrameVerdict = typing.Union[FrameVerdictValid, FrameVerdictStale, FrameVerdictGo
 Envelope = typing.Union[Handshake, HandshakeAck, Query, Frames, Verify, Verified, Shutdown, Error]
 """One protocol message: the dataclass of its `type`."""
 
-_TYPES: dict[str, typing.Any] = {}
+HandshakeEnvelope = Handshake
+"""`Handshake` by the name it has in every package (`HandshakeEnvelope`)."""
+
+HandshakeAckEnvelope = HandshakeAck
+"""`HandshakeAck` by the name it has in every package (`HandshakeAckEnvelope`)."""
+
+QueryEnvelope = Query
+"""`Query` by the name it has in every package (`QueryEnvelope`)."""
+
+FramesEnvelope = Frames
+"""`Frames` by the name it has in every package (`FramesEnvelope`)."""
+
+VerifyEnvelope = Verify
+"""`Verify` by the name it has in every package (`VerifyEnvelope`)."""
+
+VerifiedEnvelope = Verified
+"""`Verified` by the name it has in every package (`VerifiedEnvelope`)."""
+
+ShutdownEnvelope = Shutdown
+"""`Shutdown` by the name it has in every package (`ShutdownEnvelope`)."""
+
+ErrorEnvelope = Error
+"""`Error` by the name it has in every package (`ErrorEnvelope`)."""
+
+_TYPES: dict[str, _w.Shape] = {}
 _named = functools.partial(_w.Named, _TYPES)
 _TYPES["AttesterKey"] = _w.Record(
     AttesterKey,
@@ -1013,7 +1045,7 @@ def decode_line(line: str | bytes) -> Envelope:
     """Reads one NDJSON line (its trailing whitespace ignored; bytes are read
     as UTF-8, invalid sequences replaced as the reference stdio reader does).
     Raises WireError where the reference decoder refuses the line."""
-    return _ENVELOPE.read(_w.parse(line), "")
+    return typing.cast(Envelope, _ENVELOPE.read(_w.parse(line), ""))
 
 
 def encode_line(envelope: Envelope) -> str:

@@ -3,4 +3,4 @@
 
 export * from "./types.js";
 export { WireError } from "./json.js";
-export { decodeEnvelope, encodeEnvelope } from "./wire.js";
+export { decodeEnvelope, decodeLine, encodeEnvelope, encodeLine } from "./wire.js";

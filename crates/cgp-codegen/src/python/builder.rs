@@ -177,6 +177,13 @@ impl Builder<'_> {
             .chain(package.aliases.iter().map(|a| a.name.clone()))
             .collect();
         names.push("Envelope".into());
+        // Each variant also by its cross-language name (ARCHITECTURE.md).
+        names.extend(
+            package
+                .variants
+                .iter()
+                .map(|class| format!("{class}Envelope")),
+        );
         let unique: BTreeSet<&String> = names.iter().collect();
         if unique.len() != names.len() {
             let mut seen = BTreeSet::new();

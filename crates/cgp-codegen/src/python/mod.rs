@@ -4,7 +4,8 @@
 //! The model gives every type, member, shape, default and emit rule; this
 //! module turns them into Python names, type hints and the table
 //! (`cgp_types/__init__.py`) that the package's wire module
-//! (`templates/python/wire.py.j2`) reads and writes lines with. A shape the
+//! (`templates/python/runtime/_wire.py`, ordinary Python copied as it is)
+//! reads and writes lines with. A shape the
 //! package has no Python form for is an error at its source position, never a
 //! guess. The templates live in `templates/python/`.
 
@@ -28,18 +29,23 @@ const TEMPLATE_DIR: &str = "crates/cgp-codegen/templates/python";
 
 /// The templates: the file each renders (relative to [`PYTHON_DIR`]), the
 /// template's name and its text.
-const TEMPLATES: [(&str, &str, &str); 5] = [
+const TEMPLATES: [(&str, &str, &str); 6] = [
     (
         "cgp_types/__init__.py",
         "init.py.j2",
         include_str!("../../templates/python/init.py.j2"),
     ),
-    (
-        "cgp_types/_wire.py",
-        "wire.py.j2",
-        include_str!("../../templates/python/wire.py.j2"),
-    ),
     ("cgp_types/py.typed", "(empty)", ""),
+    (
+        "cgp_types/harness.py",
+        "harness.py.j2",
+        include_str!("../../templates/python/harness.py.j2"),
+    ),
+    (
+        "tests/test_vectors.py",
+        "test_vectors.py.j2",
+        include_str!("../../templates/python/test_vectors.py.j2"),
+    ),
     (
         "pyproject.toml",
         "pyproject.toml.j2",
@@ -51,6 +57,13 @@ const TEMPLATES: [(&str, &str, &str); 5] = [
         include_str!("../../templates/python/README.md.j2"),
     ),
 ];
+
+/// The runtime: ordinary Python under `templates/python/runtime/`, copied into
+/// the package as it is (path relative to [`PYTHON_DIR`], text).
+pub const RUNTIME: [(&str, &str); 1] = [(
+    "cgp_types/_wire.py",
+    include_str!("../../templates/python/runtime/_wire.py"),
+)];
 
 /// Python's reserved words: a member called one of these gets a trailing `_`.
 const KEYWORDS: &[&str] = &[
@@ -143,6 +156,9 @@ pub fn render(
             )
             .map_err(|error| Diagnostic::file(&template_file, format!("{error:#}")))?;
         files.push((format!("{PYTHON_DIR}/{path}"), text));
+    }
+    for (path, text) in RUNTIME {
+        files.push((format!("{PYTHON_DIR}/{path}"), text.to_owned()));
     }
     files.sort();
     Ok(files)

@@ -1,0 +1,693 @@
+//! `codec.ts`: the fast path of the TypeScript package, one decode and one
+//! encode function per type, written from the same table of shapes the exact
+//! path (`runtime/exact.ts`) walks, so the two read every shape alike.
+//!
+//! A decode function checks a value `JSON.parse` built and builds the decoded
+//! value as the exact path would; an encode function writes the canonical text.
+//! Where either cannot vouch for the result (an array written for an object, a
+//! value of the wrong type, a `bigint` beyond a `number`) it throws `MISS` and
+//! the exact path decides, so verdicts, errors and bytes are always the exact
+//! path's. `runtime/fast.ts` says how the fast path sees what `JSON.parse`
+//! hides.
+
+use serde_json::{Map, Value};
+use std::fmt::Write as _;
+
+/// The deepest nesting the reference decoder reads.
+const MAX_DEPTH: usize = 127;
+
+/// The largest integer a `number` holds exactly, as the fast path's bounds.
+const SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// Writes `codec.ts` from the table of shapes (the named types and
+/// `Envelope`). When the types nest deeper than the reference reads, or refer
+/// to themselves, the fast path is left out and every line takes the exact
+/// path.
+pub(super) fn generate(shapes: &Map<String, Value>, header: &str) -> String {
+    let mut writer = Writer {
+        functions: String::new(),
+        constants: String::new(),
+        sets: Vec::new(),
+        next: 0,
+    };
+    let depth = depth_of(
+        shapes,
+        &Value::String("Envelope".into()),
+        &mut Vec::new(),
+        true,
+    );
+    let fast = depth.is_some_and(|depth| depth <= MAX_DEPTH);
+    let mut out = String::from(header);
+    out.push_str(
+        "\nimport {\n  MISS, allRead, bigInt, bool, exactly, f32, int, list, miss, nul, num, oneOf, parse, record,\n  \
+         str, strLength, tally, writeBigInt, writeBool, writeF32, writeInt, writeList, writeNum, writeOneOf,\n  \
+         writeStr,\n} from \"./fast.js\";\nimport { encodeAny, sameValue } from \"./exact.js\";\n\n",
+    );
+    if !fast {
+        out.push_str(
+            "\n// The types nest deeper than the reference decoder reads, or refer to\n\
+             // themselves: every line takes the exact path.\n\n\
+             export function decodeFast(_text: string): unknown {\n  throw MISS;\n}\n\n\
+             export function encodeFast(_value: unknown): string {\n  throw MISS;\n}\n\n\
+             void [allRead, bigInt, bool, exactly, f32, int, list, miss, nul, num, oneOf, parse, record, str, strLength, tally,\n  \
+             writeBigInt, writeBool, writeF32, writeInt, writeList, writeNum, writeOneOf, writeStr, encodeAny, sameValue];\n",
+        );
+        return out;
+    }
+    for (name, shape) in shapes {
+        let ident = ident(name);
+        let decode = writer.decode(shape, "value");
+        let encode = writer.encode(shape, "value");
+        let _ = write!(
+            writer.functions,
+            "\n/** Reads a `{name}`. */\nfunction decode{ident}(value: unknown): unknown {{\n  return {decode};\n}}\n\
+             \n/** Writes a `{name}`. */\nfunction encode{ident}(value: unknown): string {{\n  return {encode};\n}}\n"
+        );
+    }
+    out.push_str(&writer.constants);
+    out.push_str(&writer.functions);
+    out.push_str(
+        "\n/** The envelope of the line `text` (its trailing whitespace gone), or\n \
+         * `MISS` where the exact path must decide. */\n\
+         export function decodeFast(text: string): unknown {\n  \
+         tally.keys = 0;\n  tally.colons = 0;\n  \
+         const envelope = decodeEnvelope(parse(text));\n  \
+         if (!allRead(text)) throw MISS;\n  return envelope;\n}\n\
+         \n/** The canonical text of `envelope` (without the newline), or `MISS`\n \
+         * where the exact path must decide. */\n\
+         export function encodeFast(envelope: unknown): string {\n  return encodeEnvelope(envelope);\n}\n",
+    );
+    out.push_str(
+        "\n// Helpers a schema need not use.\nvoid [bigInt, bool, exactly, f32, int, list, miss, nul, num, oneOf, str, strLength,\n  \
+         writeBigInt, writeBool, writeF32, writeInt, writeList, writeNum, writeOneOf, writeStr, encodeAny, sameValue];\n",
+    );
+    out
+}
+
+/// The names every object inherits: a member by one of these names is read
+/// only when the object has it itself.
+const INHERITED: [&str; 12] = [
+    "constructor",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+    "toLocaleString",
+    "toString",
+    "valueOf",
+    "__proto__",
+    "__defineGetter__",
+    "__defineSetter__",
+    "__lookupGetter__",
+    "__lookupSetter__",
+];
+
+/// An expression reading the member `key` (quoted) of `members` as the
+/// parsed text has it, `undefined` when absent.
+fn own(key: &str, name: &str) -> String {
+    if INHERITED.contains(&name) {
+        format!("Object.hasOwn(members, {key}) ? members[{key}] : undefined")
+    } else {
+        format!("members[{key}]")
+    }
+}
+
+/// A TypeScript identifier from a type name.
+fn ident(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
+}
+
+/// A value as a TypeScript literal (JSON is one).
+fn literal(value: &Value) -> String {
+    value.to_string()
+}
+
+/// Whether a value is a primitive `===` compares as the exact path's
+/// `sameValue` does.
+fn primitive(value: &Value) -> bool {
+    !matches!(value, Value::Array(_) | Value::Object(_))
+}
+
+/// The deepest container nesting a value of `shape` reaches (the envelope
+/// being at 1), or `None` when it is unbounded (a type that refers to
+/// itself, or any JSON value).
+fn depth_of(
+    shapes: &Map<String, Value>,
+    shape: &Value,
+    visiting: &mut Vec<String>,
+    named_ref: bool,
+) -> Option<usize> {
+    if named_ref {
+        let name = shape.as_str()?;
+        if visiting.iter().any(|seen| seen == name) {
+            return None;
+        }
+        visiting.push(name.to_owned());
+        let found = depth_of(shapes, shapes.get(name)?, visiting, false);
+        visiting.pop();
+        return found;
+    }
+    let members_depth = |members: &Value, visiting: &mut Vec<String>| -> Option<usize> {
+        let mut deepest = 0;
+        for member in members.as_array()? {
+            deepest = deepest.max(depth_of(shapes, member.get("shape")?, visiting, false)?);
+        }
+        Some(1 + deepest)
+    };
+    match shape.get("kind")?.as_str()? {
+        "any" => None,
+        "ref" => depth_of(shapes, shape.get("name")?, visiting, true),
+        "array" => Some(1 + depth_of(shapes, shape.get("items")?, visiting, false)?),
+        "object" => members_depth(shape.get("members")?, visiting),
+        "union" => {
+            let mut deepest = 1;
+            for branch in shape.get("branches")?.as_array()? {
+                deepest = deepest.max(members_depth(branch.get("members")?, visiting)?);
+            }
+            Some(deepest)
+        }
+        "nullable" | "excluding" => depth_of(shapes, shape.get("inner")?, visiting, false),
+        "const" => Some(const_depth(shape.get("value")?)),
+        _ => Some(0),
+    }
+}
+
+fn const_depth(value: &Value) -> usize {
+    match value {
+        Value::Array(items) => 1 + items.iter().map(const_depth).max().unwrap_or(0),
+        Value::Object(members) => 1 + members.values().map(const_depth).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// A bound of an integer shape as the fast path compares it: beyond a
+/// `number`'s exact integers it cannot matter (the fast path reads fewer
+/// than 16 digits), so it is an infinity.
+fn int_bound(bound: &Value, low: bool) -> String {
+    let parsed = bound.as_str().and_then(|text| text.parse::<f64>().ok());
+    match parsed {
+        Some(value) if value.abs() <= SAFE_INTEGER => format!("{value}"),
+        _ if low => "-Infinity".into(),
+        _ => "Infinity".into(),
+    }
+}
+
+/// A limit of a number shape: (bound, exclusive).
+fn number_limit(limit: &Value, low: bool) -> (String, bool) {
+    match limit.get("value").and_then(Value::as_f64) {
+        Some(value) => (
+            format!("{value:?}"),
+            limit.get("exclusive").and_then(Value::as_bool) == Some(true),
+        ),
+        None if low => ("-Infinity".into(), false),
+        None => ("Infinity".into(), false),
+    }
+}
+
+fn count(value: Option<&Value>, none: &str) -> String {
+    value
+        .and_then(Value::as_u64)
+        .map_or_else(|| none.to_owned(), |n| n.to_string())
+}
+
+struct Writer {
+    functions: String,
+    constants: String,
+    /// The sets of strings declared so far, by their members.
+    sets: Vec<Vec<String>>,
+    next: usize,
+}
+
+impl Writer {
+    fn fresh(&mut self, what: &str) -> String {
+        self.next += 1;
+        format!("{what}{}", self.next)
+    }
+
+    /// The constant `Set` of `values`, declared once.
+    fn set(&mut self, values: &[Value]) -> String {
+        let strings: Vec<String> = values
+            .iter()
+            .filter_map(|value| value.as_str().map(str::to_owned))
+            .collect();
+        let at = match self.sets.iter().position(|known| *known == strings) {
+            Some(at) => at,
+            None => {
+                let at = self.sets.len();
+                let listed: Vec<String> = strings
+                    .iter()
+                    .map(|s| Value::String(s.clone()).to_string())
+                    .collect();
+                let _ = writeln!(
+                    self.constants,
+                    "const SET{at}: ReadonlySet<string> = new Set([{}]);",
+                    listed.join(", ")
+                );
+                self.sets.push(strings);
+                at
+            }
+        };
+        format!("SET{at}")
+    }
+
+    /// A TypeScript expression decoding `input` (a name or a simple access)
+    /// as `shape`.
+    fn decode(&mut self, shape: &Value, input: &str) -> String {
+        let kind = shape.get("kind").and_then(Value::as_str).unwrap_or("");
+        match kind {
+            "ref" => format!(
+                "decode{}({input})",
+                ident(shape.get("name").and_then(Value::as_str).unwrap_or(""))
+            ),
+            "null" => format!("nul({input})"),
+            "boolean" => format!("bool({input})"),
+            "integer" => {
+                let (min, max) = (
+                    int_bound(&shape["min"], true),
+                    int_bound(&shape["max"], false),
+                );
+                let big = shape.get("big").and_then(Value::as_bool) == Some(true);
+                format!(
+                    "{}({input}, {min}, {max})",
+                    if big { "bigInt" } else { "int" }
+                )
+            }
+            "number" => {
+                let (min, min_exclusive) = number_limit(&shape["min"], true);
+                let (max, max_exclusive) = number_limit(&shape["max"], false);
+                let f32 = shape.get("f32").and_then(Value::as_bool) == Some(true);
+                format!(
+                    "{}({input}, {min}, {min_exclusive}, {max}, {max_exclusive})",
+                    if f32 { "f32" } else { "num" }
+                )
+            }
+            "string" => {
+                let (min, max) = (shape.get("minLength"), shape.get("maxLength"));
+                if min.is_some_and(|v| !v.is_null()) || max.is_some_and(|v| !v.is_null()) {
+                    format!(
+                        "strLength({input}, {}, {})",
+                        count(min, "0"),
+                        count(max, "Infinity")
+                    )
+                } else {
+                    format!("str({input})")
+                }
+            }
+            "vocabulary" => format!("str({input})"),
+            "const" => match shape.get("value") {
+                Some(value) if primitive(value) => {
+                    format!("exactly({input}, {})", literal(value))
+                }
+                _ => "miss()".into(),
+            },
+            "enum" => {
+                let values = shape
+                    .get("values")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default();
+                let set = self.set(&values);
+                format!("oneOf({input}, {set})")
+            }
+            "nullable" => {
+                let inner = self.decode(&shape["inner"], input);
+                format!("({input} === null ? null : {inner})")
+            }
+            "array" => {
+                let name = self.fresh("decodeList");
+                let item = self.decode(&shape["items"], "items[at]");
+                let (min, max) = (
+                    count(shape.get("minItems"), "0"),
+                    count(shape.get("maxItems"), "Infinity"),
+                );
+                let _ = write!(
+                    self.functions,
+                    "\nfunction {name}(value: unknown): unknown[] {{\n  \
+                     const items = list(value, {min}, {max});\n  const out: unknown[] = [];\n  \
+                     for (let at = 0; at < items.length; at += 1) out.push({item});\n  return out;\n}}\n"
+                );
+                format!("{name}({input})")
+            }
+            "object" => {
+                let name = self.fresh("decodeObject");
+                let body = self.decode_members(&shape["members"], None);
+                let _ = write!(
+                    self.functions,
+                    "\nfunction {name}(value: unknown): unknown {{\n  const members = record(value);\n{body}}}\n"
+                );
+                format!("{name}({input})")
+            }
+            "union" => self.decode_union(shape, input),
+            "excluding" => {
+                let name = self.fresh("decodeExcluding");
+                let inner = self.decode(&shape["inner"], "value");
+                let values = shape
+                    .get("values")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default();
+                let check = if values.iter().all(primitive) {
+                    format!(
+                        "[{}].includes(decoded as never)",
+                        values.iter().map(literal).collect::<Vec<_>>().join(", ")
+                    )
+                } else {
+                    format!(
+                        "({}).some((excluded: unknown) => sameValue(decoded, excluded))",
+                        Value::Array(values)
+                    )
+                };
+                let _ = write!(
+                    self.functions,
+                    "\nfunction {name}(value: unknown): unknown {{\n  const decoded = {inner};\n  \
+                     if ({check}) throw MISS;\n  return decoded;\n}}\n"
+                );
+                format!("{name}({input})")
+            }
+            // `any`, and whatever else: the exact path reads it.
+            _ => "miss()".into(),
+        }
+    }
+
+    /// The statements reading `members` out of `members` (a record) into
+    /// `out`, returning it; `tag` is a union branch's (member, value).
+    fn decode_members(&mut self, members: &Value, tag: Option<(&str, &str)>) -> String {
+        let mut body =
+            String::from("  const out: Record<string, unknown> = {};\n  let item: unknown;\n");
+        for member in members.as_array().into_iter().flatten() {
+            let name = member.get("name").and_then(Value::as_str).unwrap_or("");
+            let key = Value::String(name.to_owned()).to_string();
+            if let Some((tag_name, tag_value)) = tag {
+                if tag_name == name {
+                    let _ = writeln!(
+                        body,
+                        "  out[{key}] = {};",
+                        Value::String(tag_value.to_owned())
+                    );
+                    continue;
+                }
+            }
+            let required = member.get("required").and_then(Value::as_bool) == Some(true);
+            let colons = name.matches(':').count();
+            let counted = if colons > 0 {
+                format!("tally.keys += 1; tally.colons += {colons};")
+            } else {
+                "tally.keys += 1;".to_owned()
+            };
+            let decoded = self.decode(&member["shape"], "item");
+            let _ = writeln!(body, "  item = {};", own(&key, name));
+            let absent = if required {
+                "throw MISS;".to_owned()
+            } else {
+                match member.get("default") {
+                    Some(default) if !default.is_null() => {
+                        format!("out[{key}] = {};", literal(default))
+                    }
+                    _ => String::new(),
+                }
+            };
+            if required {
+                let _ = writeln!(
+                    body,
+                    "  if (item === undefined) {absent}\n  {counted}\n  out[{key}] = {decoded};"
+                );
+            } else {
+                let _ = writeln!(
+                    body,
+                    "  if (item === undefined) {{\n    {absent}\n  }} else {{\n    {counted}\n    \
+                     const decoded = {decoded};\n    if (decoded !== null) out[{key}] = decoded;\n  }}"
+                );
+            }
+        }
+        body.push_str("  return out;\n");
+        body
+    }
+
+    fn decode_union(&mut self, shape: &Value, input: &str) -> String {
+        let name = self.fresh("decodeUnion");
+        let tag = shape.get("tag").and_then(Value::as_str).unwrap_or("");
+        let key = Value::String(tag.to_owned()).to_string();
+        let by_index = shape.get("index").and_then(Value::as_bool) == Some(true);
+        let mut cases = String::new();
+        let mut indexed = String::new();
+        for (at, branch) in shape
+            .get("branches")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let value = branch.get("tag").and_then(Value::as_str).unwrap_or("");
+            let branch_name = self.fresh("decodeBranch");
+            let body = self.decode_members(&branch["members"], Some((tag, value)));
+            let _ = write!(
+                self.functions,
+                "\nfunction {branch_name}(members: Record<string, unknown>): unknown {{\n{body}}}\n"
+            );
+            let colons = value.matches(':').count();
+            let counted = if colons > 0 {
+                format!("tally.colons += {colons}; ")
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                cases,
+                "    case {}:\n      {counted}return {branch_name}(members);",
+                Value::String(value.to_owned())
+            );
+            let _ = writeln!(
+                indexed,
+                "      case {at}:\n        return {branch_name}(members);"
+            );
+        }
+        let by_index = if by_index {
+            format!(
+                "  if (typeof tag === \"number\") {{\n    switch (tag) {{\n{indexed}    }}\n  }}\n"
+            )
+        } else {
+            String::new()
+        };
+        let _ = write!(
+            self.functions,
+            "\nfunction {name}(value: unknown): unknown {{\n  const members = record(value);\n  \
+             const tag = {read};\n  \
+             if (tag === undefined) throw MISS;\n  tally.keys += 1;\n  \
+             switch (tag) {{\n{cases}  }}\n{by_index}  throw MISS;\n}}\n",
+            read = own(&key, tag),
+        );
+        format!("{name}({input})")
+    }
+
+    /// A TypeScript expression writing `input` as `shape`.
+    fn encode(&mut self, shape: &Value, input: &str) -> String {
+        let kind = shape.get("kind").and_then(Value::as_str).unwrap_or("");
+        match kind {
+            "any" => format!("encodeAny({input}, \"\")"),
+            "ref" => format!(
+                "encode{}({input})",
+                ident(shape.get("name").and_then(Value::as_str).unwrap_or(""))
+            ),
+            "null" => format!("({input} === null ? \"null\" : miss())"),
+            "boolean" => format!("writeBool({input})"),
+            "integer" => {
+                if shape.get("big").and_then(Value::as_bool) == Some(true) {
+                    let bound = |key: &str| {
+                        shape
+                            .get(key)
+                            .and_then(Value::as_str)
+                            .map(|text| format!("{text}n"))
+                    };
+                    match (bound("min"), bound("max")) {
+                        (Some(min), Some(max)) => format!("writeBigInt({input}, {min}, {max})"),
+                        _ => "miss()".into(),
+                    }
+                } else {
+                    format!(
+                        "writeInt({input}, {}, {})",
+                        int_bound(&shape["min"], true),
+                        int_bound(&shape["max"], false)
+                    )
+                }
+            }
+            "number" => {
+                if shape.get("f32").and_then(Value::as_bool) == Some(true) {
+                    format!("writeF32({input})")
+                } else {
+                    format!("writeNum({input})")
+                }
+            }
+            "string" | "vocabulary" => format!("writeStr({input})"),
+            "enum" => {
+                let values = shape
+                    .get("values")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default();
+                let set = self.set(&values);
+                format!("writeOneOf({input}, {set})")
+            }
+            "const" => match shape.get("value") {
+                Some(value) if primitive(value) => {
+                    let text = Value::String(value.to_string()).to_string();
+                    format!("({input} === {} ? {text} : miss())", literal(value))
+                }
+                _ => "miss()".into(),
+            },
+            "nullable" => {
+                let inner = self.encode(&shape["inner"], input);
+                format!("({input} === null ? \"null\" : {inner})")
+            }
+            "array" => {
+                let name = self.fresh("encodeList");
+                let item = self.encode(&shape["items"], "items[at]");
+                let _ = write!(
+                    self.functions,
+                    "\nfunction {name}(value: unknown): string {{\n  const items = writeList(value);\n  \
+                     let out = \"[\";\n  for (let at = 0; at < items.length; at += 1) {{\n    \
+                     if (at > 0) out += \",\";\n    out += {item};\n  }}\n  return `${{out}}]`;\n}}\n"
+                );
+                format!("{name}({input})")
+            }
+            "object" => {
+                let name = self.fresh("encodeObject");
+                let body = self.encode_members(&shape["members"], None);
+                let _ = write!(
+                    self.functions,
+                    "\nfunction {name}(value: unknown): string {{\n  const members = record(value);\n{body}}}\n"
+                );
+                format!("{name}({input})")
+            }
+            "union" => {
+                let name = self.fresh("encodeUnion");
+                let tag = shape.get("tag").and_then(Value::as_str).unwrap_or("");
+                let key = Value::String(tag.to_owned()).to_string();
+                let mut cases = String::new();
+                for branch in shape
+                    .get("branches")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    let value = branch.get("tag").and_then(Value::as_str).unwrap_or("");
+                    let branch_name = self.fresh("encodeBranch");
+                    let body = self.encode_members(&branch["members"], Some((tag, value)));
+                    let _ = write!(
+                        self.functions,
+                        "\nfunction {branch_name}(members: Record<string, unknown>): string {{\n{body}}}\n"
+                    );
+                    let _ = writeln!(
+                        cases,
+                        "    case {}:\n      return {branch_name}(members);",
+                        Value::String(value.to_owned())
+                    );
+                }
+                let _ = write!(
+                    self.functions,
+                    "\nfunction {name}(value: unknown): string {{\n  const members = record(value);\n  \
+                     switch (members[{key}]) {{\n{cases}  }}\n  throw MISS;\n}}\n"
+                );
+                format!("{name}({input})")
+            }
+            "excluding" => {
+                let name = self.fresh("encodeExcluding");
+                let inner = self.encode(&shape["inner"], "value");
+                let values = shape
+                    .get("values")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default();
+                let _ = write!(
+                    self.functions,
+                    "\nfunction {name}(value: unknown): string {{\n  \
+                     if (({}).some((excluded: unknown) => sameValue(value, excluded))) throw MISS;\n  \
+                     return {inner};\n}}\n",
+                    Value::Array(values)
+                );
+                format!("{name}({input})")
+            }
+            _ => "miss()".into(),
+        }
+    }
+
+    /// The statements writing `members` of `members` (a record), returning
+    /// the object's text; `tag` is a union branch's (member, value).
+    fn encode_members(&mut self, members: &Value, tag: Option<(&str, &str)>) -> String {
+        // The text so far; a comma before every member but the first (no
+        // slicing at the end, which would copy the text of every level).
+        let mut body = String::from("  let out = \"{\";\n  let item: unknown;\n");
+        // Whether a member before this one is always written.
+        let mut one_written = false;
+        for (index, member) in members.as_array().into_iter().flatten().enumerate() {
+            let comma = if index == 0 {
+                ""
+            } else if one_written {
+                ","
+            } else {
+                "${out.length === 1 ? \"\" : \",\"}"
+            };
+            let name = member.get("name").and_then(Value::as_str).unwrap_or("");
+            let key = Value::String(name.to_owned()).to_string();
+            // `"name":` as a template literal's text.
+            let written = key
+                .replace('\\', "\\\\")
+                .replace('`', "\\`")
+                .replace('$', "\\$");
+            if let Some((tag_name, tag_value)) = tag {
+                if tag_name == name {
+                    let pair = format!("{written}:{}", Value::String(tag_value.to_owned()))
+                        .replace('`', "\\`")
+                        .replace('$', "\\$");
+                    let _ = writeln!(body, "  out += `{comma}{pair}`;");
+                    one_written = true;
+                    continue;
+                }
+            }
+            let required = member.get("required").and_then(Value::as_bool) == Some(true);
+            let default = member.get("default").cloned().unwrap_or(Value::Null);
+            let encoded = self.encode(&member["shape"], "item");
+            let _ = writeln!(body, "  item = members[{key}];");
+            let emit = member
+                .get("emit")
+                .and_then(Value::as_str)
+                .unwrap_or("always");
+            let write = format!("out += `{comma}{written}:${{{encoded}}}`;");
+            match emit {
+                "absent" => {
+                    let _ = writeln!(body, "  if (item !== undefined && item !== null) {write}");
+                }
+                "empty" => {
+                    let _ = writeln!(
+                        body,
+                        "  if (item !== undefined && item !== null && !(Array.isArray(item) && item.length === 0)) {write}"
+                    );
+                }
+                "default" => {
+                    let same = if primitive(&default) {
+                        format!("item === {}", literal(&default))
+                    } else {
+                        format!("sameValue(item, {})", literal(&default))
+                    };
+                    let _ = writeln!(
+                        body,
+                        "  if (item !== undefined && item !== null && !({same})) {write}"
+                    );
+                }
+                _ => {
+                    let absent = if required {
+                        "throw MISS;".to_owned()
+                    } else {
+                        format!("item = {};", literal(&default))
+                    };
+                    let _ = writeln!(
+                        body,
+                        "  if (item === undefined || item === null) {absent}\n  {write}"
+                    );
+                    one_written = true;
+                }
+            }
+        }
+        body.push_str("  return `${out}}`;\n");
+        body
+    }
+}
