@@ -5,6 +5,7 @@
 //! depends on this library, xtask included, needs the generated code to build),
 //! and their halves of each comparison live in `tests/support`.
 
+pub mod go;
 pub mod peers;
 pub mod python_package;
 pub mod typescript;

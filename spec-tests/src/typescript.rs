@@ -1,6 +1,7 @@
 //! The generated TypeScript package (`generated/typescript`) under node: built
 //! with the pinned compiler under `target/` (once per content of the package),
-//! then fed any number of lines through one node process.
+//! then fed any number of lines through one node process running the
+//! package's own harness program (`test/harness.mjs`).
 
 use crate::{Outcome, peers, repo_root};
 use std::path::{Path, PathBuf};
@@ -81,11 +82,88 @@ fn build() -> Result<PathBuf, String> {
     Ok(entry)
 }
 
-/// Each line decoded and re-encoded by the package: `Ok(line)` (newline
-/// dropped) or `Err(message)` for a `WireError`. Anything else the package
-/// throws is an error of the whole call.
-pub fn decode_lines(lines: &[String]) -> Result<Vec<Outcome>, String> {
+/// The package's harness program (`test/harness.mjs`), copied beside the
+/// built `dist/` it imports.
+pub fn harness() -> Result<PathBuf, String> {
     let entry = built_package()?;
+    let built = entry
+        .parent()
+        .and_then(Path::parent)
+        .ok_or_else(|| format!("{}: no build directory", entry.display()))?;
+    let sources = repo_root()
+        .join(cgp_codegen::typescript::TYPESCRIPT_DIR)
+        .join("test");
+    std::fs::create_dir_all(built.join("test"))
+        .map_err(|error| format!("{}: {error}", built.display()))?;
+    for name in ["harness.mjs", "vectors.test.mjs"] {
+        std::fs::copy(sources.join(name), built.join("test").join(name))
+            .map_err(|error| format!("copy {name}: {error}"))?;
+    }
+    Ok(built.join("test/harness.mjs"))
+}
+
+/// Each line decoded and re-encoded by the package, through its harness
+/// program and the harness protocol (the one mechanism every language's
+/// harness speaks, SPEC.md §Conformance vectors): `Ok(line)` (newline
+/// dropped) or `Err` for a refusal. Anything else the package throws ends the
+/// harness, which is an error of the whole call naming the line.
+pub fn decode_lines(lines: &[String]) -> Result<Vec<Outcome>, String> {
+    use cgp_vectors::harness::{Options, Request, ask};
+    let harness = harness()?;
+    let requests: Vec<Request> = lines
+        .iter()
+        .enumerate()
+        .map(|(index, line)| Request {
+            id: index.to_string(),
+            transport: cgp_vectors::Transport::Stdio,
+            bytes: line.as_bytes().to_vec(),
+        })
+        .collect();
+    let options = Options {
+        version: cgp_types::PROTOCOL_VERSION.to_owned(),
+        timeout: std::time::Duration::from_secs(60),
+        shown: 0,
+        env: Vec::new(),
+    };
+    let answers = ask(
+        &requests,
+        &"node".into(),
+        &[harness.into_os_string()],
+        &options,
+    )
+    .map_err(|failure| {
+        let line = match &failure {
+            cgp_vectors::report::Failure::Exited { case, .. }
+            | cgp_vectors::report::Failure::Timeout { case, .. }
+            | cgp_vectors::report::Failure::OutOfOrder { case, .. }
+            | cgp_vectors::report::Failure::Garbage { case, .. } => case
+                .parse::<usize>()
+                .ok()
+                .and_then(|index| lines.get(index))
+                .cloned(),
+            _ => None,
+        };
+        format!(
+            "the package's harness failed on {line:?}: {}",
+            failure.message()
+        )
+    })?;
+    Ok(answers
+        .into_iter()
+        .map(|answer| match answer.canonical {
+            Some(canonical) if answer.accept => Ok(canonical),
+            _ => Err("the package refuses the line".to_owned()),
+        })
+        .collect())
+}
+
+/// Runs `spec-tests/peers/<script> <argument> <cases>` with `lines` written as
+/// a JSON array to the cases file; its output, if it succeeded.
+fn run_on_lines(
+    script: &str,
+    argument: &Path,
+    lines: &[String],
+) -> Result<std::process::Output, String> {
     let cases = repo_root().join(format!(
         "target/typescript-package/cases-{}-{:?}.json",
         std::process::id(),
@@ -97,37 +175,51 @@ pub fn decode_lines(lines: &[String]) -> Result<Vec<Outcome>, String> {
     )
     .map_err(|error| format!("{}: {error}", cases.display()))?;
     let output = Command::new("node")
-        .arg(repo_root().join("spec-tests/peers/typescript_package.mjs"))
-        .arg(entry)
+        .arg(repo_root().join("spec-tests/peers").join(script))
+        .arg(argument)
         .arg(&cases)
         .output()
-        .map_err(|error| format!("cannot run node: {error}"))?;
+        .map_err(|error| format!("cannot run node: {error}"));
     let _ = std::fs::remove_file(&cases);
+    let output = output?;
     if !output.status.success() {
         return Err(format!(
-            "node failed: {}",
+            "node {script} failed: {}",
             String::from_utf8_lossy(&output.stderr)
         ));
     }
-    let outcomes: Vec<serde_json::Value> = serde_json::from_slice(&output.stdout)
+    Ok(output)
+}
+
+/// The package's fast path (`codec.ts`) against its exact path (`exact.ts`)
+/// on `lines`: every line the fast path decodes, the exact path decodes to the
+/// same value, and both encoders write the same bytes for it. Returns how
+/// many lines the fast path decoded; `Err` lists the disagreements.
+pub fn fast_path_agrees(lines: &[String]) -> Result<usize, String> {
+    let entry = built_package()?;
+    let dist = entry
+        .parent()
+        .ok_or("the package's entry has no directory")?;
+    let output = run_on_lines("typescript_fast_path.mjs", dist, lines)?;
+    let answer: serde_json::Value = serde_json::from_slice(&output.stdout)
         .map_err(|error| format!("node's answer: {error}"))?;
-    if outcomes.len() != lines.len() {
+    let disagreements = answer
+        .get("disagreements")
+        .and_then(serde_json::Value::as_array)
+        .ok_or_else(|| format!("node answered {answer}"))?;
+    if !disagreements.is_empty() {
         return Err(format!(
-            "{} answers for {} lines",
-            outcomes.len(),
-            lines.len()
+            "the fast path disagrees with the exact path:\n{}",
+            disagreements
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("\n")
         ));
     }
-    outcomes
-        .into_iter()
-        .zip(lines)
-        .map(|(outcome, line)| {
-            let text = |key: &str| outcome.get(key).and_then(|v| v.as_str()).map(str::to_owned);
-            match (text("ok"), text("err"), text("crash")) {
-                (Some(ok), _, _) => Ok(Ok(ok)),
-                (_, Some(err), _) => Ok(Err(err)),
-                (_, _, crash) => Err(format!("the package crashed on {line:?}: {crash:?}")),
-            }
-        })
-        .collect()
+    answer
+        .get("fast")
+        .and_then(serde_json::Value::as_u64)
+        .map(|fast| fast as usize)
+        .ok_or_else(|| format!("node answered {answer}"))
 }

@@ -180,8 +180,8 @@ fn the_reference_signatures_verify_and_tampering_is_flagged() {
     assert_eq!(
         forged,
         [
-            ("F15", "/result/result_attestation"),
-            ("F15", "/result/frame_attestations/0/attestation"),
+            ("CGP-ATTEST-KEY", "/result/result_attestation"),
+            ("CGP-ATTEST-KEY", "/result/frame_attestations/0/attestation"),
         ]
         .map(|(rule, at)| (rule.to_owned(), at.to_owned()))
     );
@@ -193,7 +193,7 @@ fn the_reference_signatures_verify_and_tampering_is_flagged() {
         findings(&truncated),
         [
             ("F12", "/result/result_attestation/signed_commitment"),
-            ("F14", "/result/frame_attestations/1/inclusion_proof"),
+            ("F13", "/result/frame_attestations/1/inclusion_proof"),
         ]
         .map(|(rule, at)| (rule.to_owned(), at.to_owned()))
     );
@@ -205,7 +205,7 @@ fn the_reference_signatures_verify_and_tampering_is_flagged() {
     assert_eq!(
         findings(&lifted),
         [(
-            "F14".to_owned(),
+            "CGP-ATTEST-SIGNS".to_owned(),
             "/result/frame_attestations/1/attestation/signed_commitment".to_owned()
         )]
     );
@@ -215,7 +215,10 @@ fn the_reference_signatures_verify_and_tampering_is_flagged() {
     unknown["result"]["result_attestation"]["key_id"] = json!("nobody");
     assert_eq!(
         findings(&unknown),
-        [("F15".to_owned(), "/result/result_attestation".to_owned())]
+        [(
+            "CGP-ATTEST-KEY".to_owned(),
+            "/result/result_attestation".to_owned()
+        )]
     );
     let mut rootless = answer;
     rootless["result"]
@@ -224,5 +227,8 @@ fn the_reference_signatures_verify_and_tampering_is_flagged() {
         .remove("result_attestation");
     let rootless = findings(&rootless);
     assert_eq!(rootless.len(), 4, "{rootless:?}");
-    assert!(rootless.iter().all(|(rule, _)| rule == "F14"));
+    assert!(
+        rootless.iter().all(|(rule, _)| rule == "F13"),
+        "{rootless:?}"
+    );
 }

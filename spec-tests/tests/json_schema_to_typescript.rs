@@ -98,6 +98,7 @@ fn compile(modules: &Path, file: &Path) -> Compiled {
 }
 
 #[test]
+#[ignore = "full tier"]
 fn json_schema_to_typescript_names_each_schema_once_and_its_types_hold_the_corpus() {
     let modules = peers::ensure_typescript().unwrap_or_else(|error| panic!("{error}"));
     let generator = modules.join("json-schema-to-typescript/dist/src/cli.js");

@@ -18,6 +18,10 @@
 //!   --workspace` also takes the `publish = false` tooling crates).
 //! - `cargo xtask peers`: install the other-language validators the tests compare
 //!   against (Python `jsonschema`, Node Ajv) under `target/peers`.
+//! - `cargo xtask test [--all]`: the fast test tier (`cargo test --workspace`);
+//!   with `--all` the full tier too (the tests marked `#[ignore = "full tier"]`:
+//!   peer installs, packaging, rehearsals, other toolchains) and then `check`.
+//!   CI and README's test command run `--all`.
 //! - `cargo xtask bench`: build `cgp` in release, then run the throughput bench
 //!   (`crates/cgp-bench/benches/throughput.rs`), which measures, prints the table and
 //!   writes `BENCHMARKS.md`. This binary is what it times codegen and check with.
@@ -64,10 +68,25 @@ enum Command {
         #[arg(last = true)]
         options: Vec<String>,
     },
+    /// Build a release cgp and pack it into target/dist: a Python wheel and
+    /// npm packages (launcher and this platform's), with the man page and
+    /// completions.
+    Dist,
     /// Declare another protocol version in schema/, `<name>/<major>.<minor>`.
     SetVersion {
         /// The new version, `<name>/<major>.<minor>`.
         version: String,
+    },
+    /// Run the tests: the fast tier, or with --all every tier and then the
+    /// gates of `check`.
+    Test {
+        /// Also run the full tier (tests marked `#[ignore = "full tier"]`) and
+        /// `cargo xtask check`.
+        #[arg(long)]
+        all: bool,
+        /// Passed on to `cargo test` before `--` (e.g. `-p cgp-cli`).
+        #[arg(last = true)]
+        options: Vec<String>,
     },
     /// Measure validation, the decoders, the peers, codegen and check (release
     /// build) and write BENCHMARKS.md.
@@ -109,6 +128,16 @@ fn main() -> ExitCode {
         },
         Command::Package { options } => package(&root, &options),
         Command::SetVersion { version } => set_version(&root, &version),
+        Command::Test { all, options } => test(&root, all, &options),
+        Command::Dist => match cgp_dist::dist(&root) {
+            Ok(written) => {
+                for path in written {
+                    println!("{}", path.display());
+                }
+                ExitCode::SUCCESS
+            }
+            Err(problem) => fail(&problem),
+        },
         Command::Bench {
             size_mb,
             rounds,
@@ -174,6 +203,23 @@ fn bench(root: &std::path::Path, options: &[(&str, String)], out: &str) -> ExitC
         Ok(_) => fail(&"the throughput bench failed"),
         Err(error) => fail(&format!("cannot run cargo bench: {error}")),
     }
+}
+
+/// `cargo xtask test`: `cargo test --workspace`, and with `all` the ignored
+/// (full-tier) tests as well, followed by the gates of `check`.
+fn test(root: &std::path::Path, all: bool, options: &[String]) -> ExitCode {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut tests = std::process::Command::new(&cargo);
+    tests.args(["test", "--workspace"]).args(options);
+    if all {
+        tests.args(["--", "--include-ignored"]);
+    }
+    match tests.current_dir(root).status() {
+        Ok(status) if status.success() => {}
+        Ok(_) => return fail(&"cargo test failed"),
+        Err(error) => return fail(&format!("cannot run cargo: {error}")),
+    }
+    if all { check(root) } else { ExitCode::SUCCESS }
 }
 
 /// `cargo xtask package`: `cargo package -p` each workspace member whose
@@ -429,7 +475,13 @@ fn release(root: &std::path::Path) -> ExitCode {
     if !cgp_codegen::release::reissue_candidates(&generation).is_empty() {
         return reissue(root, &generation);
     }
-    if !gates_hold(root, &generation, &Gate::ALL) {
+    // The release writes the changelog's section: that gate is not a
+    // precondition.
+    let before: Vec<Gate> = Gate::ALL
+        .into_iter()
+        .filter(|gate| *gate != Gate::Changelog)
+        .collect();
+    if !gates_hold(root, &generation, &before) {
         return fail(&"refusing to release: every gate of `cargo xtask check` must pass first");
     }
     let version = &generation.set.version;
@@ -438,8 +490,17 @@ fn release(root: &std::path::Path) -> ExitCode {
         Err(problem) => return fail(&format!("refusing to release: {problem}")),
     };
     if blessing == cgp_schema::release::Blessing::AlreadyReleased {
-        println!("{version} is already released with exactly these bundles; nothing to do");
-        return ExitCode::SUCCESS;
+        return match cgp_codegen::changelog::with_working_section(root, &generation) {
+            Ok(None) => {
+                println!("{version} is already released with exactly these bundles; nothing to do");
+                ExitCode::SUCCESS
+            }
+            Ok(Some(_)) => {
+                println!("{version} is already released with exactly these bundles");
+                write_changelog(root, &generation)
+            }
+            Err(problems) => fail(&problems),
+        };
     }
     let mut files = generation.files.clone();
     files.insert(
@@ -451,6 +512,28 @@ fn release(root: &std::path::Path) -> ExitCode {
             println!(
                 "released {version}: {} records the SHA-256 of its bundles; commit it",
                 cgp_codegen::release::MANIFEST_PATH
+            );
+            write_changelog(root, &generation)
+        }
+        Err(problem) => fail(&problem),
+    }
+}
+
+/// Puts the just-released working version's section first in CHANGELOG.md,
+/// unless it has one.
+fn write_changelog(root: &std::path::Path, generation: &cgp_codegen::Generation) -> ExitCode {
+    let text = match cgp_codegen::changelog::with_working_section(root, generation) {
+        Ok(Some(text)) => text,
+        Ok(None) => return ExitCode::SUCCESS,
+        Err(problems) => return fail(&problems),
+    };
+    let file = cgp_schema::report::changelog::CHANGELOG_FILE;
+    let files = std::collections::BTreeMap::from([(file, text.as_str())]);
+    match output::replace(root, &files, &RealFileSystem) {
+        Ok(_) => {
+            println!(
+                "{file}: added the section of {}; commit it",
+                generation.set.version
             );
             ExitCode::SUCCESS
         }

@@ -11,7 +11,7 @@
 mod support;
 
 use serde_json::json;
-use support::{Tree, Versions};
+use support::{Tree, Version, Versions};
 
 /// Adds the optional member `ContextQuery.language`.
 fn add_optional_member(tree: &Tree) {
@@ -115,6 +115,7 @@ fn an_optional_member_with_a_minor_bump_passes_and_keeps_the_release() {
     let (released_interop, released_strict) = (w.bundle("interop"), w.bundle("strict"));
     let interop = tree.read(&released_interop);
     let strict = tree.read(&released_strict);
+    let released_vectors = tree.read(&format!("generated/vectors/{}/corpus.ndjson", w.0.slug()));
     add_optional_member(&tree);
     let unbumped = tree.xtask(&["check"]);
     let line = tree.line_of(QUERY, "\"language\"");
@@ -140,6 +141,18 @@ fn an_optional_member_with_a_minor_bump_passes_and_keeps_the_release() {
     assert_eq!(tree.read(&released_interop), interop);
     assert_eq!(tree.read(&released_strict), strict);
     assert!(tree.0.join(minor.bundle("interop")).exists());
+    // So do its conformance vectors, published and embedded, beside the new
+    // version's.
+    let vectors =
+        |version: &Version| format!("generated/vectors/{}/corpus.ndjson", version.0.slug());
+    assert_eq!(tree.read(&vectors(&w)), released_vectors);
+    assert!(tree.0.join(vectors(&minor)).exists());
+    let index = String::from_utf8(tree.read("crates/cgp-cli/vectors/index.rs")).expect("UTF-8");
+    assert!(
+        index.contains(&format!("version: \"{w}\""))
+            && index.contains(&format!("version: \"{minor}\"")),
+        "{index}"
+    );
 
     let check = tree.xtask(&["check"]);
     assert_has(

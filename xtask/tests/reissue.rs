@@ -184,12 +184,19 @@ fn an_older_release_is_reissued_from_the_tree_that_released_it() {
 fn an_older_release_is_not_reissued_from_schemas_that_change_a_verdict() {
     let (tree, source) = moved_on("reissue-older-changed");
     let Versions { w, major, .. } = Versions::derive();
-    // The checkout's schemas lost the upper bound of max_tokens.
+    // The checkout's schemas widen max_tokens from u32 to u64: a range every
+    // generator can still describe, which changes verdicts all the same.
     source.edit_json("schema/types/context-query.schema.json", |schema| {
-        let bound = schema["properties"]["max_tokens"]
+        let member = schema["properties"]["max_tokens"]
             .as_object_mut()
-            .and_then(|member| member.shift_remove("maximum"));
-        assert!(bound.is_some(), "max_tokens has a maximum");
+            .expect("max_tokens is a member");
+        let bound = member.insert("maximum".into(), serde_json::json!(u64::MAX));
+        assert_eq!(
+            bound,
+            Some(serde_json::json!(u32::MAX)),
+            "max_tokens is a u32"
+        );
+        member.insert("format".into(), serde_json::json!("uint64"));
     });
     let path = w.bundle("interop");
     let (bundle, manifest) = (tree.read(&path), tree.read(MANIFEST));

@@ -98,6 +98,41 @@ pub fn render(
     examples: &[Example],
     spec_file: &str,
 ) -> Result<Vec<(String, String)>, Diagnostic> {
+    render_at(
+        templates,
+        protocol,
+        protocol_version,
+        examples,
+        spec_file,
+        false,
+    )
+}
+
+/// Renders the pages of a version other than the working one, which the
+/// caller places one directory deeper (`generated/docs/<version>/`): their
+/// links climb one more level, and they link to the spec file without an
+/// anchor, since the working version's spec may no longer have one for what
+/// that version holds. No corpus examples: the corpus is the working
+/// version's.
+pub fn render_older(
+    templates: Templates<'_>,
+    protocol: &Protocol,
+    protocol_version: &str,
+    spec_file: &str,
+) -> Result<Vec<(String, String)>, Diagnostic> {
+    render_at(templates, protocol, protocol_version, &[], spec_file, true)
+}
+
+fn render_at(
+    templates: Templates<'_>,
+    protocol: &Protocol,
+    protocol_version: &str,
+    examples: &[Example],
+    spec_file: &str,
+    older: bool,
+) -> Result<Vec<(String, String)>, Diagnostic> {
+    // From a version's docs directory to `generated/docs/`.
+    let docs_root = if older { "../" } else { "" };
     let directions = protocol.directions();
     let used_by = protocol.used_by();
     let mut pages = Vec::new();
@@ -129,7 +164,7 @@ pub fn render(
             tag: Some(variant.tag.clone()),
             description: notes.description.clone().unwrap_or_default(),
             since: notes.since.clone().unwrap_or_default(),
-            spec: notes.spec.clone(),
+            spec: spec_link(notes.spec.as_deref(), older),
             directions: notes
                 .direction
                 .map(|direction| direction.as_str().to_owned())
@@ -180,7 +215,7 @@ pub fn render(
             tag: None,
             description: notes.description.clone().unwrap_or_default(),
             since: notes.since.clone().unwrap_or_default(),
-            spec: notes.spec.clone(),
+            spec: spec_link(notes.spec.as_deref(), older),
             directions: directions
                 .get(name)
                 .map(|set| set.iter().map(|d| d.as_str().to_owned()).collect())
@@ -227,6 +262,7 @@ pub fn render(
                 "page": page,
                 "version": protocol_version,
                 "spec_file": spec_file,
+                "docs_root": docs_root,
             })))
             .map_err(|error| {
                 Diagnostic::file(
@@ -246,6 +282,7 @@ pub fn render(
                 "variants": pages.iter().filter(|p| p.kind == "variant").collect::<Vec<_>>(),
                 "types": pages.iter().filter(|p| p.kind != "variant").collect::<Vec<_>>(),
                 "spec_file": spec_file,
+                "docs_root": docs_root,
             })))
         })
         .map_err(|error| {
@@ -254,6 +291,16 @@ pub fn render(
     files.push((format!("{DOCS_DIR}/README.md"), index));
     files.sort();
     Ok(files)
+}
+
+/// The `x-cgp-spec` reference a page links to: without its anchor on an
+/// older version's page.
+fn spec_link(spec: Option<&str>, older: bool) -> Option<String> {
+    let spec = spec?;
+    Some(match spec.split_once('#') {
+        Some((file, _)) if older => file.to_owned(),
+        _ => spec.to_owned(),
+    })
 }
 
 /// A template environment with the syntax every generator's templates use:

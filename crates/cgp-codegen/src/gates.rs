@@ -3,12 +3,16 @@
 //! [`GateProblem`]s, which front ends print and tests compare.
 
 use crate::Generation;
+use crate::coverage::{Coverage, Item};
+use crate::links::{self, Fault};
 use crate::output::{self, Drift};
 use crate::release;
+use cgp_schema::model::{Location, Place, Protocol};
 use cgp_schema::release::{BumpProblem, FrozenProblem};
 use cgp_schema::sync::{self, Mismatch, RustSource};
 use cgp_schema::{Diagnostic, Profile};
 use serde_json::Value;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
@@ -33,17 +37,33 @@ pub enum Gate {
     /// The schemas carry the version bump their changes since the latest
     /// release require.
     Bump,
+    /// Every variant, named type, member and vocabulary value of the working
+    /// version appears in a valid SPEC.md example.
+    Coverage,
+    /// Every `x-cgp-spec` reference and every relative link in the Markdown
+    /// codegen writes and in [`LINKED_DOCS`] leads to a file and anchor that
+    /// exist.
+    Links,
+    /// CHANGELOG.md has one section for each released version, and no other.
+    Changelog,
 }
+
+/// The hand-written Markdown files the links gate reads, besides every
+/// Markdown file the codegen plan writes.
+pub const LINKED_DOCS: [&str; 3] = ["README.md", "SPEC.md", "ARCHITECTURE.md"];
 
 impl Gate {
     /// Every gate, in the order `check` reports them.
-    pub const ALL: [Gate; 6] = [
+    pub const ALL: [Gate; 9] = [
         Gate::Corpus,
         Gate::Generated,
         Gate::Sync,
         Gate::Version,
         Gate::Releases,
         Gate::Bump,
+        Gate::Coverage,
+        Gate::Links,
+        Gate::Changelog,
     ];
 
     /// The name `check` prints: `corpus`, `generated`, ….
@@ -55,6 +75,9 @@ impl Gate {
             Gate::Version => "version",
             Gate::Releases => "releases",
             Gate::Bump => "bump",
+            Gate::Coverage => "coverage",
+            Gate::Links => "links",
+            Gate::Changelog => "changelog",
         }
     }
 }
@@ -95,6 +118,35 @@ pub enum GateProblem {
     Bump(BumpProblem),
     /// The schemas or a released bundle could not be read into a model.
     Diagnostic(Diagnostic),
+    /// A part of the working version that no valid SPEC.md example uses.
+    Uncovered {
+        /// What is not covered.
+        item: Item,
+        /// Where it is written.
+        at: Place,
+    },
+    /// An `x-cgp-spec` annotation whose target does not exist.
+    SpecReference {
+        /// The annotation's value in its schema file.
+        at: Location,
+        /// The reference as written, e.g. `SPEC.md#variant-ping`.
+        reference: String,
+        /// Why it leads nowhere.
+        fault: Fault,
+    },
+    /// A relative Markdown link whose target does not exist.
+    BrokenLink {
+        /// The repository-relative Markdown file.
+        file: String,
+        /// The 1-based line the link starts on.
+        line: usize,
+        /// The destination as written.
+        link: String,
+        /// Why it leads nowhere.
+        fault: Fault,
+    },
+    /// CHANGELOG.md and the released versions disagree.
+    Changelog(String),
 }
 
 impl fmt::Display for GateProblem {
@@ -121,6 +173,23 @@ impl fmt::Display for GateProblem {
                 write!(f, "codegen would change a frozen file: {problem}")
             }
             GateProblem::Bump(problem) => problem.fmt(f),
+            GateProblem::Uncovered { item, at } => write!(
+                f,
+                "{at}: {item} appears in no valid SPEC.md example; add one (ARCHITECTURE.md, recipe \"{}\": the corpus example step)",
+                item.kind().recipe()
+            ),
+            GateProblem::SpecReference {
+                at,
+                reference,
+                fault,
+            } => write!(f, "{at}: x-cgp-spec `{reference}` leads nowhere: {fault}"),
+            GateProblem::BrokenLink {
+                file,
+                line,
+                link,
+                fault,
+            } => write!(f, "{file}:{line}: link `{link}` leads nowhere: {fault}"),
+            GateProblem::Changelog(problem) => f.write_str(problem),
         }
     }
 }
@@ -157,6 +226,13 @@ pub fn run(
                 Gate::Version => version(root, generation),
                 Gate::Releases => releases(root, generation),
                 Gate::Bump => bump(root, generation),
+                Gate::Coverage => coverage(generation),
+                Gate::Links => links_gate(root, generation),
+                Gate::Changelog => crate::changelog::problems(root, generation).map(|count| {
+                    format!(
+                        "CHANGELOG.md has a section for each of the {count} released version(s)"
+                    )
+                }),
             };
             (gate, result)
         })
@@ -275,4 +351,150 @@ fn bump(root: &Path, generation: &Generation) -> GateResult {
         summary.push_str(&format!("\n     note: {note}"));
     }
     Ok(summary)
+}
+
+fn coverage(generation: &Generation) -> GateResult {
+    let set = &generation.set;
+    let interop = generation.bundle(Profile::Interop);
+    let protocol = Protocol::of_bundle(set, interop);
+    let locate = |pointer: &str| {
+        let target = interop.origins.locate(pointer)?;
+        let file = set.files.get(&target.path)?;
+        let position = file.document.position(&target.pointer)?;
+        Some(Location {
+            file: set.shown(&target.path),
+            line: position.line,
+            column: position.column,
+        })
+    };
+    let coverage = Coverage::of(&protocol, &generation.examples, &locate);
+    let missing = coverage.missing();
+    if missing.is_empty() {
+        return Ok(format!("corpus: {}", coverage.summary()));
+    }
+    Err(missing
+        .into_iter()
+        .map(|(item, at)| GateProblem::Uncovered {
+            item: item.clone(),
+            at: at.clone(),
+        })
+        .collect())
+}
+
+/// The repository as the links gate sees it: the files on disk, with what
+/// codegen plans to write in place of `generated/`.
+struct Planned<'a> {
+    root: &'a Path,
+    files: &'a BTreeMap<String, String>,
+}
+
+impl links::Tree for Planned<'_> {
+    fn exists(&self, path: &str) -> bool {
+        let directory = format!("{path}/");
+        self.files.contains_key(path)
+            || self
+                .files
+                .range(directory.clone()..)
+                .next()
+                .is_some_and(|(file, _)| file.starts_with(&directory))
+            || self.root.join(path).exists()
+    }
+
+    fn markdown(&self, path: &str) -> Option<String> {
+        match self.files.get(path) {
+            Some(text) => Some(text.clone()),
+            None => cgp_schema::source::read_text_bounded(&self.root.join(path)).ok(),
+        }
+    }
+}
+
+fn links_gate(root: &Path, generation: &Generation) -> GateResult {
+    let tree = Planned {
+        root,
+        files: &generation.files,
+    };
+    let mut problems = Vec::new();
+    let mut references = 0;
+    for (path, file) in &generation.set.files {
+        let mut found = Vec::new();
+        spec_references(&file.document.value, "", &mut found);
+        for (pointer, reference) in found {
+            references += 1;
+            let position = file.document.nearest_position(&pointer);
+            if let Err(fault) = links::resolve(&tree, "", &reference) {
+                problems.push(GateProblem::SpecReference {
+                    at: Location {
+                        file: generation.set.shown(path),
+                        line: position.line,
+                        column: position.column,
+                    },
+                    reference,
+                    fault,
+                });
+            }
+        }
+    }
+    let mut documents: Vec<(String, String)> = Vec::new();
+    for file in LINKED_DOCS {
+        match cgp_schema::source::read_text_bounded(&root.join(file)) {
+            Ok(text) => documents.push((file.to_owned(), text)),
+            Err(error) => problems.push(GateProblem::Unreadable {
+                path: file.to_owned(),
+                error: error.to_string(),
+            }),
+        }
+    }
+    documents.extend(
+        generation
+            .files
+            .iter()
+            .filter(|(path, _)| path.ends_with(".md"))
+            .map(|(path, text)| (path.clone(), text.clone())),
+    );
+    let mut checked = 0;
+    for (file, text) in &documents {
+        for link in links::links(text) {
+            checked += 1;
+            if let Err(fault) = links::resolve(&tree, file, &link.target) {
+                problems.push(GateProblem::BrokenLink {
+                    file: file.clone(),
+                    line: link.line,
+                    link: link.target,
+                    fault,
+                });
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(format!(
+            "{references} x-cgp-spec references and {checked} relative links in {} Markdown files lead somewhere",
+            documents.len()
+        ))
+    } else {
+        Err(problems)
+    }
+}
+
+/// Every `x-cgp-spec` string in a schema document, with the pointer of its
+/// value.
+fn spec_references(value: &Value, pointer: &str, out: &mut Vec<(String, String)>) {
+    match value {
+        Value::Object(members) => {
+            for (name, member) in members {
+                let here = format!("{pointer}/{}", cgp_schema::json_text::escape_token(name));
+                match member {
+                    Value::String(reference) if name == "x-cgp-spec" => {
+                        out.push((here, reference.clone()));
+                    }
+                    _ => spec_references(member, &here, out),
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                spec_references(item, &format!("{pointer}/{index}"), out);
+            }
+        }
+        _ => {}
+    }
 }

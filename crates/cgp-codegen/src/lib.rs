@@ -8,10 +8,15 @@
 //! - [`docs`]: the human docs, rendered with minijinja.
 //! - [`python`]: the Python package `cgp_types`, rendered with minijinja.
 //! - [`typescript`]: the npm package, rendered with minijinja.
+//! - [`go`]: the Go module, rendered with minijinja.
 //! - [`validator`]: the single-pass validator crate, one module per bundle.
+//! - [`vectors`]: the conformance vectors and the copy `cgp` embeds.
 //! - [`embed`]: the copies inside the crates that compile them in.
 //! - [`gates`]: the gates of `cargo xtask check`, with typed problems.
 //! - [`release`]: the release manifest and frozen bundles on disk.
+//! - [`changelog`]: CHANGELOG.md's sections, derived, and its gate.
+//! - [`coverage`]: what of the model the valid SPEC.md examples use.
+//! - [`links`]: relative Markdown links and GitHub anchors, checked offline.
 
 // Input-derived data never panics the library: no unwrap/expect/panic and no
 // unchecked indexing outside tests (SECURITY.md). Tests may assert freely.
@@ -25,15 +30,22 @@
     )
 )]
 
+pub mod changelog;
+pub mod coverage;
 pub mod docs;
 pub mod embed;
 pub mod gates;
+pub mod go;
+pub mod links;
 pub mod output;
 pub mod plan;
 pub mod python;
 pub mod release;
 pub mod rust;
+#[cfg(test)]
+mod test_model;
 pub mod typescript;
 pub mod validator;
+pub mod vectors;
 
 pub use plan::{Generation, generate};

@@ -24,9 +24,10 @@ pub const BUILD_LEFTOVERS: [&str; 3] = [
 
 /// The directories codegen owns, relative to the repository root: every file
 /// in them is generated, and one no plan contains is stale.
-pub const OWNED_DIRS: [&str; 3] = [
+pub const OWNED_DIRS: [&str; 4] = [
     "generated",
     crate::embed::CLI_BUNDLES_DIR,
+    crate::vectors::CLI_VECTORS_DIR,
     crate::embed::TYPES_GENERATED_DIR,
 ];
 
@@ -390,80 +391,31 @@ enum Edit {
     Add,
 }
 
-/// The shortest edit script between two line lists (Myers' O((N+M)D) algorithm):
-/// each step with the old and new line index it stands at.
-// Every index is in bounds by construction: `frontier` has 2·max + 3 entries and
-// is indexed at diagonal + offset for |diagonal| ≤ depth + 1 ≤ max + 1, with
-// offset = max + 1; `history` at a depth below its length; `old[x]` and
-// `new[y]` only after `x < n` and `y < m`.
-#[allow(clippy::indexing_slicing)]
+/// The shortest edit script between two line lists, each step with the old and
+/// new line index it stands at. `similar`'s Myers diff works in linear space, so
+/// a rewritten file of thousands of lines costs no more than its lines.
 fn edit_script(old: &[&str], new: &[&str]) -> Vec<(Edit, usize, usize)> {
-    let (n, m) = (old.len() as isize, new.len() as isize);
-    let max = (n + m) as usize;
-    let offset = max as isize + 1;
-    let mut frontier = vec![0isize; 2 * max + 3];
-    let mut history: Vec<Vec<isize>> = Vec::new();
-    'search: for depth in 0..=max as isize {
-        history.push(frontier.clone());
-        let mut diagonal = -depth;
-        while diagonal <= depth {
-            let at = (diagonal + offset) as usize;
-            let mut x = if diagonal == -depth
-                || (diagonal != depth && frontier[at - 1] < frontier[at + 1])
-            {
-                frontier[at + 1]
-            } else {
-                frontier[at - 1] + 1
-            };
-            let mut y = x - diagonal;
-            while x < n && y < m && old[x as usize] == new[y as usize] {
-                x += 1;
-                y += 1;
-            }
-            frontier[at] = x;
-            if x >= n && y >= m {
-                break 'search;
-            }
-            diagonal += 2;
-        }
-    }
-    // Walk back through the saved frontiers.
     let mut script = Vec::new();
-    let (mut x, mut y) = (n, m);
-    for depth in (0..history.len() as isize).rev() {
-        let frontier = &history[depth as usize];
-        let diagonal = x - y;
-        let at = |d: isize| (d + offset) as usize;
-        let previous = if diagonal == -depth
-            || (diagonal != depth && frontier[at(diagonal - 1)] < frontier[at(diagonal + 1)])
-        {
-            diagonal + 1
-        } else {
-            diagonal - 1
-        };
-        let previous_x = frontier[at(previous)];
-        let previous_y = previous_x - previous;
-        while x > previous_x.max(0) && y > previous_y.max(0) && x > 0 && y > 0 {
-            x -= 1;
-            y -= 1;
-            script.push((Edit::Keep, x as usize, y as usize));
+    for op in similar::capture_diff_slices(similar::Algorithm::Myers, old, new) {
+        let (tag, old_range, new_range) = op.as_tag_tuple();
+        let kept = matches!(tag, similar::DiffTag::Equal);
+        if kept {
+            script.extend(
+                old_range
+                    .zip(new_range)
+                    .map(|(old_at, new_at)| (Edit::Keep, old_at, new_at)),
+            );
+            continue;
         }
-        if depth > 0 {
-            if x == previous_x {
-                y -= 1;
-                script.push((Edit::Add, x as usize, y as usize));
-            } else {
-                x -= 1;
-                script.push((Edit::Remove, x as usize, y as usize));
-            }
-        }
+        let new_start = new_range.start;
+        script.extend(
+            old_range
+                .clone()
+                .map(|old_at| (Edit::Remove, old_at, new_start)),
+        );
+        let old_end = old_range.end;
+        script.extend(new_range.map(|new_at| (Edit::Add, old_end, new_at)));
     }
-    while x > 0 && y > 0 {
-        x -= 1;
-        y -= 1;
-        script.push((Edit::Keep, x as usize, y as usize));
-    }
-    script.reverse();
     script
 }
 

@@ -7,7 +7,7 @@
 //! crate and the docs.
 //! Nothing here touches the disk except reading the inputs.
 
-use crate::{docs, embed, python, release, rust, typescript, validator};
+use crate::{docs, embed, go, python, release, rust, typescript, validator, vectors};
 use cgp_schema::corpus::{self, Example};
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
 use cgp_schema::release::Manifest;
@@ -245,14 +245,14 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
     files.extend(pages);
     files.extend(python::render(protocol, &version).map_err(Diagnostics::one)?);
     files.extend(typescript::generate(protocol, &set.version)?);
+    files.extend(go::generate(protocol, &set.version)?);
     for (older_version, bundle) in &older {
         // Each other version's docs, from its frozen bundle, under its own
         // directory; the SPEC.md corpus belongs to the working version.
-        let pages = docs::render(
+        let pages = docs::render_older(
             docs::Templates::BUILT_IN,
             &frozen_protocol(bundle),
             &older_version.to_string(),
-            &[],
             SPEC_FILE,
         )
         .map_err(Diagnostics::one)?;
@@ -267,6 +267,27 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
     }
     files.extend(single_pass_validators(&set.version, &models, &published)?);
     files.extend(embed::cli_bundles(&published, &set.version));
+    if let [interop_validator, strict_validator] = validators.as_slice() {
+        let earlier: Vec<ProtocolVersion> = published
+            .iter()
+            .map(|(version, _, _)| version.clone())
+            .collect();
+        files.extend(vectors::render(
+            root,
+            &earlier,
+            &set.version,
+            &examples,
+            interop_validator,
+            strict_validator,
+        ));
+    }
+    // The JSON Schemas of cgp's own outputs, beside the protocol versions.
+    for output in cgp_schema::report::Output::ALL {
+        files.insert(
+            output.published_path(),
+            cgp_schema::report::json_schema(output),
+        );
+    }
     let (path, text) = embed::types_version(&set.version);
     files.insert(path, text);
     let foreign = release::foreign(&releases, &files);

@@ -184,8 +184,10 @@ pub fn family_tests(families: &[(String, String)]) -> String {
 fn run_typify(document: &Value) -> Result<TokenStream, String> {
     let root: schemars08::schema::RootSchema = serde_json::from_value(document.clone())
         .map_err(|error| format!("the bundle is not a schema typify can read: {error}"))?;
-    let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
+    // typify reports some schemas it cannot read by panicking; the panic is
+    // caught and becomes an error at the bundle. The process-wide panic hook is
+    // left alone (swapping it would hide other threads' panics), so the
+    // default hook's line may precede the error on standard error.
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         let mut settings = typify::TypeSpaceSettings::default();
         settings.with_struct_builder(false);
@@ -196,7 +198,6 @@ fn run_typify(document: &Value) -> Result<TokenStream, String> {
             .map_err(|error| error.to_string())?;
         Ok(space.to_stream())
     }));
-    std::panic::set_hook(previous);
     match outcome {
         Ok(result) => result,
         Err(payload) => Err(panic_message(payload.as_ref())),

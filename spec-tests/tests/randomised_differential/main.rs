@@ -13,6 +13,7 @@ mod support;
 #[path = "../verdicts/mod.rs"]
 mod verdicts;
 
+mod go;
 mod strategy;
 mod typescript;
 

@@ -46,9 +46,9 @@ const TYPESCRIPT_CASES: u32 = 10_000;
 /// Generated envelopes and mutations of them, through the generated TypeScript
 /// package under node in one batch: the reference decoder's verdict on every
 /// line, and byte-identical re-encoding of every line it accepts.
-#[test]
-fn generated_typescript_package_agrees_with_the_reference_on_generated_and_mutated_lines() {
-    let lines = on_a_big_stack(|| {
+/// The generated envelopes' canonical lines, each followed by a mutation of it.
+pub(super) fn generated_and_mutated_lines() -> Vec<String> {
+    on_a_big_stack(|| {
         let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
             failure_persistence: None,
             ..ProptestConfig::default()
@@ -63,7 +63,13 @@ fn generated_typescript_package_agrees_with_the_reference_on_generated_and_mutat
             lines.push(line);
         }
         lines
-    });
+    })
+}
+
+#[test]
+#[ignore = "full tier"]
+fn generated_typescript_package_agrees_with_the_reference_on_generated_and_mutated_lines() {
+    let lines = generated_and_mutated_lines();
     let outcomes =
         spec_tests::typescript::decode_lines(&lines).unwrap_or_else(|error| panic!("{error}"));
     let mut failures = Vec::new();
@@ -95,13 +101,23 @@ fn generated_typescript_package_agrees_with_the_reference_on_generated_and_mutat
         "only {rejected} of {} lines rejected: the mutations do not bite",
         lines.len()
     );
+    // The same lines, the fast path against the exact one: same values, same
+    // bytes, and the fast path takes most canonical lines (half are mutated).
+    let fast =
+        spec_tests::typescript::fast_path_agrees(&lines).unwrap_or_else(|error| panic!("{error}"));
+    assert!(
+        fast > lines.len() / 3,
+        "the fast path decoded only {fast} of {} lines",
+        lines.len()
+    );
 }
 
 /// Every `f32` the TypeScript package writes is spelled as the reference
 /// encoder spells it: 100,000 random bit patterns and values halfway between
 /// two shortest spellings, as `embedding` items of query lines.
-#[test]
-fn generated_typescript_package_spells_every_f32_like_the_reference_encoder() {
+/// Query lines whose `embedding` holds random `f32` bit patterns and values
+/// halfway between two shortest spellings, 1000 a line.
+pub(super) fn f32_lines() -> Vec<String> {
     let mut values = Vec::new();
     let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
     while values.len() < 100_000 {
@@ -121,7 +137,7 @@ fn generated_typescript_package_spells_every_f32_like_the_reference_encoder() {
             }
         }
     }
-    let lines: Vec<String> = values
+    values
         .chunks(1000)
         .map(|chunk| {
             let items: Vec<String> = chunk.iter().map(|value| format!("{value:e}")).collect();
@@ -130,7 +146,13 @@ fn generated_typescript_package_spells_every_f32_like_the_reference_encoder() {
                 items.join(",")
             )
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+#[ignore = "full tier"]
+fn generated_typescript_package_spells_every_f32_like_the_reference_encoder() {
+    let lines = f32_lines();
     let outcomes =
         spec_tests::typescript::decode_lines(&lines).unwrap_or_else(|error| panic!("{error}"));
     for (line, theirs) in lines.iter().zip(&outcomes) {
