@@ -3,16 +3,17 @@
 //! invariants that, when broken, are bugs too.
 //!
 //! `cargo fuzz run <target>` drives them through libFuzzer (fuzz_targets/), and
-//! crates/cgp-schema/tests/fuzz_corpus.rs compiles this file into an ordinary
+//! crates/cgp-check/tests/fuzz_corpus.rs compiles this file into an ordinary
 //! stable test that replays the committed corpus (fuzz/corpus/<target>/).
 
-use cgp_schema::classify::{self, Side};
-use cgp_schema::json_text;
-use cgp_schema::stream::{LineVerdict, StreamOptions, check_stream};
-use cgp_schema::transcript::{
+use cgp_check::Validator;
+use cgp_check::stream::{LineVerdict, StreamOptions, check_stream};
+use cgp_check::transcript::{
     Line, LineReader, TranscriptChecker, check_message, check_verdict, parse_unique,
 };
-use cgp_schema::{Bundle, Profile, SchemaSet, Validator};
+use cgp_classify::{self as classify, Side};
+use cgp_schema::json_text;
+use cgp_schema::{Bundle, Profile, SchemaSet};
 use serde_json::Value;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -196,7 +197,7 @@ pub fn bundle(root: &Path, data: &[u8]) {
         return;
     };
     for profile in [Profile::Interop, Profile::Strict] {
-        if let Ok(bundle) = cgp_schema::bundle(&set, profile) {
+        if let Ok(bundle) = set.bundle(profile) {
             let _ = Validator::new(&bundle);
         }
     }

@@ -10,7 +10,7 @@ pub mod peers;
 pub mod python_package;
 pub mod typescript;
 
-use cgp_schema::corpus::{self, Example};
+use cgp_gates::corpus::{self, Example};
 use cgp_schema::{Bundle, Profile, SchemaSet};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -49,7 +49,9 @@ pub fn schema_set() -> SchemaSet {
 
 /// The bundle of `profile`, built from `schema/`.
 pub fn bundle(profile: Profile) -> Bundle {
-    cgp_schema::bundle(&schema_set(), profile).unwrap_or_else(|problems| panic!("{problems}"))
+    schema_set()
+        .bundle(profile)
+        .unwrap_or_else(|problems| panic!("{problems}"))
 }
 
 /// What a decoder made of one JSON text.

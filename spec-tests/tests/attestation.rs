@@ -1,10 +1,10 @@
-//! Our attestation checks (`cgp_schema::attestation` and the F12, F14 and F15
+//! Our attestation checks (`cgp_check::semantic::attestation` and the F12, F14 and F15
 //! rules) against the reference implementation in `contextgraph-types`: the
 //! same commitments, chain heads, Merkle roots and inclusion proofs, and the
 //! reference's own signatures accepted while tampered answers are flagged.
 
-use cgp_schema::attestation::{self, Hash};
-use cgp_schema::semantic::{Context, check_envelope};
+use cgp_check::semantic::attestation::{self, Hash};
+use cgp_check::semantic::{Context, check_envelope};
 use serde_json::{Value, json};
 
 const PROVIDER: &str = "docs-index";

@@ -7,7 +7,7 @@
 
 mod support;
 
-use cgp_schema::corpus::Example;
+use cgp_gates::corpus::Example;
 use spec_tests::{hand_written, same_value};
 use support::{generated, reference};
 

@@ -15,8 +15,8 @@
 //! The generator is installed, pinned, under `target/peers` on first use
 //! (`spec_tests::peers`), so this needs `python3` with `venv` and `pip`.
 
+use cgp_gates::corpus::Example;
 use cgp_schema::Profile;
-use cgp_schema::corpus::Example;
 use spec_tests::{examples, peers, repo_root, schema_set, write_cases};
 use std::collections::BTreeMap;
 use std::path::Path;

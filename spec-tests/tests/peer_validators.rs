@@ -7,7 +7,8 @@
 //! (`spec_tests::peers`), so `cargo test --workspace` needs `python3` with `pip`
 //! and Node.js with `npm` on the machine.
 
-use cgp_schema::{Profile, Validator};
+use cgp_check::Validator;
+use cgp_schema::Profile;
 use spec_tests::{bundle, examples, peers, repo_root, write_cases};
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -2,7 +2,7 @@
 //! path's verdict on every SPEC.md example written as a line, and on the
 //! mutations of every valid one, under both profiles. The randomised
 //! differential (randomised_differential.rs) does the same on generated
-//! envelopes, and the fuzz corpus replay (crates/cgp-schema/tests/fuzz_corpus.rs)
+//! envelopes, and the fuzz corpus replay (crates/cgp-check/tests/fuzz_corpus.rs)
 //! on arbitrary bytes.
 
 mod verdicts;

@@ -8,7 +8,7 @@
 //! - `cargo xtask release`: freeze the working version's bundles in
 //!   `generated/schema/releases.json` (only when every gate of `check` passes),
 //!   or re-issue them when it is released and codegen now writes other bytes
-//!   that judge the wire the same (`cgp_schema::reissue`). `--version V --from
+//!   that judge the wire the same (`cgp_gates::reissue`). `--version V --from
 //!   DIR` re-issues an older released version from a checkout of the tree that
 //!   released it, with the same proof on that version's corpus.
 //! - `cargo xtask set-version <version>`: declare another protocol version in
@@ -489,7 +489,7 @@ fn release(root: &std::path::Path) -> ExitCode {
         Ok(blessed) => blessed,
         Err(problem) => return fail(&format!("refusing to release: {problem}")),
     };
-    if blessing == cgp_schema::release::Blessing::AlreadyReleased {
+    if blessing == cgp_gates::release::Blessing::AlreadyReleased {
         return match cgp_codegen::changelog::with_working_section(root, &generation) {
             Ok(None) => {
                 println!("{version} is already released with exactly these bundles; nothing to do");
@@ -527,7 +527,7 @@ fn write_changelog(root: &std::path::Path, generation: &cgp_codegen::Generation)
         Ok(None) => return ExitCode::SUCCESS,
         Err(problems) => return fail(&problems),
     };
-    let file = cgp_schema::report::changelog::CHANGELOG_FILE;
+    let file = cgp_report::changelog::CHANGELOG_FILE;
     let files = std::collections::BTreeMap::from([(file, text.as_str())]);
     match output::replace(root, &files, &RealFileSystem) {
         Ok(_) => {

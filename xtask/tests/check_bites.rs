@@ -200,10 +200,10 @@ fn a_member_renamed_and_a_closed_enum_value_added_in_the_types_only() {
     let contracts: Value = serde_json::from_slice(&output.stdout).expect("contracts");
 
     let set = cgp_schema::SchemaSet::load(&repo().join("schema"), "schema").expect("schemas");
-    let interop = cgp_schema::bundle(&set, cgp_schema::Profile::Interop).expect("interop");
-    let strict = cgp_schema::bundle(&set, cgp_schema::Profile::Strict).expect("strict");
-    let rust = cgp_schema::sync::RustSource::from_dir(&tree.0.join(src), src);
-    let mismatches = cgp_schema::sync::compare(&cgp_schema::sync::Inputs {
+    let interop = set.bundle(cgp_schema::Profile::Interop).expect("interop");
+    let strict = set.bundle(cgp_schema::Profile::Strict).expect("strict");
+    let rust = cgp_gates::sync::RustSource::from_dir(&tree.0.join(src), src);
+    let mismatches = cgp_gates::sync::compare(&cgp_gates::sync::Inputs {
         set: &set,
         interop: &interop,
         strict: &strict,

@@ -1,4 +1,4 @@
-//! The four published crates package on their own: `cargo package` lists, for
+//! The published crates package on their own: `cargo package` lists, for
 //! each, the files it ships, and every file it compiles in is among them (a
 //! packaged crate cannot reach outside its directory). `cargo xtask package`
 //! packages and verifies exactly the crates whose manifests allow publishing, as
@@ -38,9 +38,13 @@ fn packaged_files(krate: &str) -> Vec<String> {
 /// `publish` allowed and a version on every path dependency they ship with.
 /// Each with the directory that holds its manifest: the validator cgp-cli
 /// embeds is generated, so it lives under `generated/`.
-const PUBLISHED: [(&str, &str); 5] = [
+const PUBLISHED: [(&str, &str); 9] = [
     ("cgp-types", "crates/cgp-types"),
     ("cgp-schema", "crates/cgp-schema"),
+    ("cgp-check", "crates/cgp-check"),
+    ("cgp-classify", "crates/cgp-classify"),
+    ("cgp-conformance", "crates/cgp-conformance"),
+    ("cgp-report", "crates/cgp-report"),
     ("cgp-vectors", "crates/cgp-vectors"),
     ("cgp-validator", "generated/validator"),
     ("cgp-cli", "crates/cgp-cli"),

@@ -323,7 +323,7 @@ fn rehearse_a_minor_release_then_a_major_that_removes_its_member() {
     // now; the copy's is first built once its types change.
     let unedited = PathBuf::from(env!("CARGO_BIN_EXE_xtask"));
     let manifest = copy.read(support::MANIFEST);
-    let manifest = cgp_schema::release::Manifest::parse(support::MANIFEST, &manifest)
+    let manifest = cgp_gates::release::Manifest::parse(support::MANIFEST, &manifest)
         .expect("the release manifest");
     if manifest.release(&w.0).is_none() {
         // Between a bump and its release: release it, as a maintainer would

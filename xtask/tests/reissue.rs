@@ -8,7 +8,7 @@
 
 mod support;
 
-use cgp_schema::release::sha256;
+use cgp_gates::release::sha256;
 use serde_json::Value;
 use support::{MANIFEST, Tree, Versions, assert_reports};
 
@@ -92,7 +92,7 @@ fn new_bytes_that_change_a_verdict_are_refused() {
     let release = tree.xtask(&["release"]);
     assert!(!release.ok);
     // The bump gate sees the released wire differ from schema/ first; the
-    // verdict comparison itself is tested in cgp_schema::reissue.
+    // verdict comparison itself is tested in cgp_gates::reissue.
     assert_reports(
         &release.stderr,
         "VALUE_SET_NARROWED /ContextQuery/max_tokens",

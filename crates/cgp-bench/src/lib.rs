@@ -41,9 +41,10 @@ pub use measure::{CliFormat, Measure, Sample, Throughput};
 pub use report::{LINEAR_GROWTH, NOTES_MARKER, Report, Row, SchemaRun, Target, with_notes};
 pub use scaling::{load_scaled, scaled_tree, schema_scaling};
 
+use cgp_check::Validator;
+use cgp_check::transcript::check_verdict;
+use cgp_schema::Bundle;
 use cgp_schema::model::{Protocol, Reading};
-use cgp_schema::transcript::check_verdict;
-use cgp_schema::{Bundle, Validator};
 use external::{peers_on, pydantic_models, python_package_on};
 use machine::load_average;
 use measure::in_process;

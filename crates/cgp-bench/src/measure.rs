@@ -3,9 +3,9 @@
 
 use crate::corpus::Corpus;
 use crate::{Decoders, decoder};
-use cgp_schema::Validator;
-use cgp_schema::stream::{LineVerdict, StreamOptions, check_stream};
-use cgp_schema::transcript::check_verdict;
+use cgp_check::Validator;
+use cgp_check::stream::{LineVerdict, StreamOptions, check_stream};
+use cgp_check::transcript::check_verdict;
 use serde_json::Value;
 use std::process::{Command, Stdio};
 use std::time::Instant;

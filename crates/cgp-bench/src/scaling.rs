@@ -5,7 +5,8 @@ use crate::external::cut;
 use crate::io_error;
 use crate::measure::timed;
 use crate::report::SchemaRun;
-use cgp_schema::{SchemaSet, Validator};
+use cgp_check::Validator;
+use cgp_schema::SchemaSet;
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
@@ -229,8 +230,9 @@ fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
 /// loader's lints. Returns the number of envelope variants.
 pub fn load_scaled(tree: &Path) -> Result<usize, String> {
     let set = SchemaSet::load(&tree.join("schema"), "schema").map_err(|p| p.to_string())?;
-    let bundle =
-        cgp_schema::bundle(&set, cgp_schema::Profile::Interop).map_err(|p| p.to_string())?;
+    let bundle = set
+        .bundle(cgp_schema::Profile::Interop)
+        .map_err(|p| p.to_string())?;
     Validator::new(&bundle).map_err(|p| p.to_string())?;
     Ok(set.variants.len())
 }

@@ -2,7 +2,8 @@
 //! profiles.
 
 use cgp_bench::transcript::write;
-use cgp_schema::{Profile, Validator};
+use cgp_check::Validator;
+use cgp_schema::Profile;
 use spec_tests::bundle;
 
 #[test]

@@ -5,7 +5,8 @@
 //! released version and the working one) into `crates/cgp-cli/bundles/` and
 //! writes the table below, so a version change needs no edit here.
 
-use cgp_schema::{Bundle, Profile, Validator};
+use cgp_check::Validator;
+use cgp_schema::{Bundle, Profile};
 
 /// One embedded bundle.
 struct Embedded {

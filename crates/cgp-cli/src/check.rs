@@ -6,13 +6,15 @@ use crate::github::{Annotation, Level};
 use crate::progress::{self, Progress, Verbosity};
 use crate::render::{Format, finding_text, json_pretty};
 use crate::style::{Style, printable};
-use cgp_schema::Validator;
-use cgp_schema::conformance::http::{Bearer, Endpoint, Header, HttpProvider, Roots};
-use cgp_schema::conformance::stdio::{ChildProvider, Launch};
-use cgp_schema::conformance::{self, Event, Message, Outcome, Peer, Report, Severity, Side, Step};
-use cgp_schema::report::baseline::{self, Baseline, Command, Entry, Matcher};
-use cgp_schema::report::check::{BaselineUse, CheckReport, Target};
-use cgp_schema::report::junit::{self, Case, Failure, Suite};
+use cgp_check::Validator;
+use cgp_conformance::http::{Bearer, Endpoint, Header, HttpProvider, Roots};
+use cgp_conformance::stdio::{ChildProvider, Launch};
+use cgp_conformance::{
+    self as conformance, Event, Message, Outcome, Peer, Report, Severity, Side, Step,
+};
+use cgp_report::baseline::{self, Baseline, Command, Entry, Matcher};
+use cgp_report::check::{BaselineUse, CheckReport, Target};
+use cgp_report::junit::{self, Case, Failure, Suite};
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -652,7 +654,7 @@ mod interrupt {
                         if let Some(signal) = signals.forever().next() {
                             let group = watched.load(Ordering::SeqCst);
                             if group != 0 {
-                                cgp_schema::conformance::stdio::kill_process_group(group);
+                                cgp_conformance::stdio::kill_process_group(group);
                             }
                             std::process::exit(128 + signal);
                         }

@@ -4,10 +4,10 @@
 use crate::bundles;
 use crate::exit::Exit;
 use crate::github::{Annotation, Level};
-use cgp_schema::classify::{self, Bump, Comparison, Side};
-use cgp_schema::report::changelog;
-use cgp_schema::report::diff::DiffReport;
-use cgp_schema::report::junit::{self, Case, Failure, Suite};
+use cgp_classify::{self as classify, Bump, Comparison, Side};
+use cgp_report::changelog;
+use cgp_report::diff::DiffReport;
+use cgp_report::junit::{self, Case, Failure, Suite};
 use cgp_schema::{Diagnostics, Profile};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};

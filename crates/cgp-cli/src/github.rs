@@ -8,7 +8,7 @@
 //! a transcript writes can end the command early or start another one.
 
 use crate::style::printable;
-use cgp_schema::conformance::Severity;
+use cgp_conformance::Severity;
 use std::fmt;
 
 /// How an annotation is shown.

@@ -385,10 +385,10 @@ fn main() -> ExitCode {
             output: Some(output),
             ..
         } => print_all(
-            cgp_schema::report::Output::ALL
+            cgp_report::Output::ALL
                 .into_iter()
                 .find(|known| known.as_str() == output)
-                .map(cgp_schema::report::json_schema)
+                .map(cgp_report::json_schema)
                 .unwrap_or_default()
                 .as_bytes(),
         ),
@@ -460,7 +460,7 @@ fn parse_env(text: &str) -> Result<(OsString, OsString), String> {
 /// A clap parser that takes the name of an output with a JSON Schema.
 fn output_parser() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(
-        cgp_schema::report::Output::ALL.map(cgp_schema::report::Output::as_str),
+        cgp_report::Output::ALL.map(cgp_report::Output::as_str),
     )
 }
 

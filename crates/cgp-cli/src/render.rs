@@ -2,7 +2,7 @@
 //! output formats every subcommand offers.
 
 use crate::style::{Style, printable};
-use cgp_schema::transcript::Finding;
+use cgp_check::transcript::Finding;
 use cgp_types::Variant;
 
 /// How a subcommand writes its report (`--format`).
@@ -46,7 +46,7 @@ pub fn finding_text(style: Style, variant: Option<Variant>, finding: &Finding) -
 }
 
 /// The file line and column of a finding in a message that starts on `line`.
-pub use cgp_schema::report::finding::absolute;
+pub use cgp_report::finding::absolute;
 
 /// Writes `value` as one line of JSON.
 pub fn json_line(

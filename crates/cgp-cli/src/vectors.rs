@@ -7,7 +7,7 @@ use crate::exit::Exit;
 use crate::github::{Annotation, Level};
 use crate::render::Format;
 use crate::style::{Style, printable};
-use cgp_schema::report::junit::{self, Failure as JunitFailure, Suite};
+use cgp_report::junit::{self, Failure as JunitFailure, Suite};
 use cgp_vectors::harness::{self, Options};
 use cgp_vectors::report::{Report, Tally};
 use cgp_vectors::{Case, read_cases};

@@ -1,6 +1,6 @@
 //! `cgp validate` on hostile input, one test per case: every case gives a clear
 //! per-line error or a clean exit code, and the tool stays up. (Peak memory for
-//! the large cases is measured in crates/cgp-schema/tests/hostile_memory.rs.)
+//! the large cases is measured in crates/cgp-check/tests/hostile_memory.rs.)
 
 use std::io::Write;
 use std::process::{Command, Stdio};

@@ -13,7 +13,7 @@
 //! ours), never a stricter reading. The table of both verdicts and the wall
 //! times is printed (`-- --nocapture`); SPEC.md §Side by side records it.
 
-use cgp_schema::semantic::{Requirement, Rule};
+use cgp_check::semantic::{Requirement, Rule};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::ffi::OsString;

@@ -7,8 +7,8 @@
 use crate::Generation;
 use crate::gates::GateProblem;
 use crate::plan::published_path;
-use cgp_schema::classify::{self, Side};
-use cgp_schema::report::changelog::{self, CHANGELOG_FILE};
+use cgp_classify::{self as classify, Side};
+use cgp_report::changelog::{self, CHANGELOG_FILE};
 use cgp_schema::source::read_text_bounded;
 use cgp_schema::{Diagnostic, Diagnostics, Profile, ProtocolVersion};
 use serde_json::Value;

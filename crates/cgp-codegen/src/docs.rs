@@ -7,7 +7,7 @@
 //! vocabulary is open, and the corpus examples for it. The templates live in
 //! `templates/` beside this module.
 
-use cgp_schema::corpus::Example;
+use cgp_gates::corpus::Example;
 use cgp_schema::diagnostic::Diagnostic;
 use cgp_schema::model::{Emit, Member as ModelMember, Protocol, Shape, TaggedUnion};
 use minijinja::Environment;

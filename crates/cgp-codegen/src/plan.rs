@@ -8,11 +8,12 @@
 //! Nothing here touches the disk except reading the inputs.
 
 use crate::{docs, embed, go, python, release, rust, typescript, validator, vectors};
-use cgp_schema::corpus::{self, Example};
+use cgp_check::Validator;
+use cgp_gates::corpus::{self, Example};
+use cgp_gates::release::Manifest;
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
-use cgp_schema::release::Manifest;
 use cgp_schema::source::read_text_bounded;
-use cgp_schema::{Bundle, Profile, ProtocolVersion, SchemaSet, Validator, bundle};
+use cgp_schema::{Bundle, Profile, ProtocolVersion, SchemaSet};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -147,7 +148,7 @@ fn older_versions(
 pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
     let set = SchemaSet::load(&root.join(SCHEMA_DIR), SCHEMA_DIR)?;
     let checked_bundle = |profile| -> Result<Bundle, Diagnostics> {
-        let bundle = bundle(&set, profile)?;
+        let bundle = set.bundle(profile)?;
         if let Err(error) = jsonschema::meta::validate(&bundle.document) {
             return Err(Diagnostic::file(
                 bundle_path(&set, profile),
@@ -282,11 +283,8 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
         ));
     }
     // The JSON Schemas of cgp's own outputs, beside the protocol versions.
-    for output in cgp_schema::report::Output::ALL {
-        files.insert(
-            output.published_path(),
-            cgp_schema::report::json_schema(output),
-        );
+    for output in cgp_report::Output::ALL {
+        files.insert(output.published_path(), cgp_report::json_schema(output));
     }
     let (path, text) = embed::types_version(&set.version);
     files.insert(path, text);

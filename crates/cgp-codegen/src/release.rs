@@ -1,7 +1,7 @@
 //! Released versions on disk: the manifest `generated/schema/releases.json`, the
 //! frozen bundles it lists, and the inputs of the drift gate.
 //!
-//! The rules live in [`cgp_schema::release`] and [`cgp_schema::reissue`]; this
+//! The rules live in [`cgp_gates::release`] and [`cgp_gates::reissue`]; this
 //! module only knows where the files are. Codegen never owns a released bundle of
 //! another version (it is passed to the writer as foreign, so it survives a
 //! version bump), and never overwrites a frozen file with other bytes: only
@@ -10,10 +10,10 @@
 
 use crate::gates::GateProblem;
 use crate::plan::{self, Generation};
-use cgp_schema::classify::Side;
+use cgp_classify::Side;
+use cgp_gates::reissue;
+use cgp_gates::release::{self, Blessing, Manifest, Verdict};
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
-use cgp_schema::reissue;
-use cgp_schema::release::{self, Blessing, Manifest, Verdict};
 use cgp_schema::source::{read_bounded, read_text_bounded};
 use cgp_schema::{Profile, ProtocolVersion};
 use std::collections::{BTreeMap, BTreeSet};
@@ -77,7 +77,7 @@ pub fn frozen_problems(root: &Path, generation: &Generation) -> Vec<GateProblem>
 }
 
 /// `set-version`: makes `schema/` declare `version`, rewriting only the files
-/// the version owns ([`cgp_schema::release::set_version`]), all of them through
+/// the version owns ([`cgp_gates::release::set_version`]), all of them through
 /// the atomic writer ([`crate::output::replace`]). Returns the files rewritten.
 pub fn set_version(root: &Path, version: &ProtocolVersion) -> Result<Vec<String>, String> {
     let sources =

@@ -125,7 +125,9 @@ const FAMILY_TEST_HEAD: &str = r#"//! Each major family's generated types on the
 //! example the family's interop bundle accepts decodes, and encodes to an
 //! envelope the bundle accepts.
 
-use cgp_schema::{Bundle, Validator, corpus};
+use cgp_check::Validator;
+use cgp_gates::corpus;
+use cgp_schema::Bundle;
 use std::path::Path;
 
 fn family_corpus<T: serde::de::DeserializeOwned + serde::Serialize>(slug: &str) {
@@ -595,6 +597,8 @@ pub fn manifest(protocol_version: &str) -> String {
          serde_json = \"1\"\n\
          \n\
          [dev-dependencies]\n\
+         cgp-check = {{ path = \"../../crates/cgp-check\" }}\n\
+         cgp-gates = {{ path = \"../../crates/cgp-gates\" }}\n\
          cgp-schema = {{ path = \"../../crates/cgp-schema\" }}\n"
     )
 }

@@ -139,7 +139,7 @@ fn library(modules: &[(String, String, Profile)]) -> String {
          //! A module's `check` takes one message's text and returns the envelope tag\n\
          //! when the message is valid under that bundle, on the text and schema\n\
          //! layers and by the reference decoder's reading of integers: the same verdict\n\
-         //! as `cgp_schema::transcript::check_verdict`, in one pass over the text with\n\
+         //! as `cgp_check::transcript::check_verdict`, in one pass over the text with\n\
          //! nothing kept. It says nothing about why a message is invalid; the\n\
          //! `jsonschema` validator explains that.\n\n\
          #![cfg_attr(\n    not(test),\n    deny(\n        clippy::unwrap_used,\n        clippy::expect_used,\n        clippy::indexing_slicing,\n        clippy::panic\n    )\n)]\n\n\

@@ -6,10 +6,10 @@ use cgp_codegen::coverage::Item;
 use cgp_codegen::gates::{self, Contracts, Gate, GateProblem};
 use cgp_codegen::links::Fault;
 use cgp_codegen::output::Drift;
+use cgp_gates::release::FrozenProblem;
+use cgp_gates::sync::MismatchKind;
 use cgp_schema::Profile;
 use cgp_schema::model::{Location, Place, Protocol};
-use cgp_schema::release::FrozenProblem;
-use cgp_schema::sync::MismatchKind;
 use serde_json::Value;
 
 mod support;

@@ -11,7 +11,7 @@ fn main() {
         .unwrap_or("interop".into())
         .parse()
         .unwrap();
-    match cgp_schema::bundle(&set, profile) {
+    match set.bundle(profile) {
         Ok(b) => print!("{}", b.to_pretty_json()),
         Err(d) => {
             eprintln!("{d}");

@@ -315,8 +315,8 @@ fn recursion_through_a_member_is_a_legitimate_recursive_type() {
     schema["properties"]["previous"] = serde_json::json!({"$ref": "transform.schema.json", "description": "p", "x-cgp-since": family_start(), "x-cgp-emit": "omit-if-absent"});
     transform.1 = serde_json::to_string_pretty(&schema).expect("json");
     let set = SchemaSet::from_sources("schema", sources).expect("a recursive type loads");
-    let bundle = cgp_schema::bundle(&set, cgp_schema::Profile::Interop).expect("bundles");
-    let validator = cgp_schema::Validator::new(&bundle).expect("compiles");
+    let bundle = set.bundle(cgp_schema::Profile::Interop).expect("bundles");
+    let validator = cgp_check::Validator::new(&bundle).expect("compiles");
     let nested = serde_json::json!({"method": "m", "implementation": "i", "version": "v", "previous": {"method": "m", "implementation": "i", "version": 1}});
     let violations = validator.validate("Transform", &nested).expect("type");
     assert_eq!(violations.len(), 1);

@@ -7,8 +7,8 @@
 
 use crate::case::{Case, Transport};
 use crate::report::{Answer, Disagreement, Failure, Report};
-use cgp_schema::conformance::stdio::{ChildProvider, Launch};
-use cgp_schema::conformance::{Peer, Received};
+use cgp_conformance::stdio::{ChildProvider, Launch};
+use cgp_conformance::{Peer, Received};
 use serde_json::Value;
 use std::ffi::OsString;
 use std::time::Duration;

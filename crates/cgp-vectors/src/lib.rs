@@ -6,7 +6,6 @@
 //! - [`decode`]: what the reference decoder does with the bytes of one case on
 //!   each transport, through the hand-written types.
 //! - [`format`]: the JSON Schema of the case format.
-//! - [`generate`]: the cases codegen publishes for the working version.
 //! - [`harness`]: the harness protocol: driving a program through every case
 //!   and comparing its answers, with a [`report::Report`] as the result.
 //! - [`base64`]: the standard alphabet, for inputs that are not UTF-8.
@@ -27,7 +26,6 @@ pub mod base64;
 pub mod case;
 pub mod decode;
 pub mod format;
-pub mod generate;
 pub mod harness;
 pub mod reason;
 pub mod report;

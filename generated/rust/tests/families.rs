@@ -3,7 +3,9 @@
 //! example the family's interop bundle accepts decodes, and encodes to an
 //! envelope the bundle accepts.
 
-use cgp_schema::{Bundle, Validator, corpus};
+use cgp_check::Validator;
+use cgp_gates::corpus;
+use cgp_schema::Bundle;
 use std::path::Path;
 
 fn family_corpus<T: serde::de::DeserializeOwned + serde::Serialize>(slug: &str) {

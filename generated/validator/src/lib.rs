@@ -5,7 +5,7 @@
 //! A module's `check` takes one message's text and returns the envelope tag
 //! when the message is valid under that bundle, on the text and schema
 //! layers and by the reference decoder's reading of integers: the same verdict
-//! as `cgp_schema::transcript::check_verdict`, in one pass over the text with
+//! as `cgp_check::transcript::check_verdict`, in one pass over the text with
 //! nothing kept. It says nothing about why a message is invalid; the
 //! `jsonschema` validator explains that.
 

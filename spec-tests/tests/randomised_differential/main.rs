@@ -17,7 +17,8 @@ mod go;
 mod strategy;
 mod typescript;
 
-use cgp_schema::{Profile, Validator};
+use cgp_check::Validator;
+use cgp_schema::Profile;
 use cgp_types::*;
 use proptest::prelude::*;
 use spec_tests::{bundle, hand_written, same_value};

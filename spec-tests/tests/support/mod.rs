@@ -93,8 +93,9 @@ pub fn reference(target: &str, text: &str) -> Option<Outcome> {
 /// variant, type, member or value added since is not the reference's to
 /// decode, so a new one in the working version cannot break the comparison.
 #[allow(dead_code)]
-pub fn examples_the_reference_knows() -> (Vec<cgp_schema::corpus::Example>, usize) {
-    use cgp_schema::{Bundle, Profile, ProtocolVersion, Validator};
+pub fn examples_the_reference_knows() -> (Vec<cgp_gates::corpus::Example>, usize) {
+    use cgp_check::Validator;
+    use cgp_schema::{Bundle, Profile, ProtocolVersion};
     let all = spec_tests::examples();
     let reference = contextgraph_types::PROTOCOL_VERSION;
     if cgp_types::PROTOCOL_VERSION == reference {

@@ -3,9 +3,10 @@
 //! `jsonschema`, the reference decoder's reading of integers) must be the
 //! generated check's, under both profiles, on a line and on its mutations.
 
+use cgp_check::Validator;
+use cgp_check::transcript::check_verdict;
 pub use cgp_schema::mutate::mutations;
-use cgp_schema::transcript::check_verdict;
-use cgp_schema::{Bundle, Profile, ProtocolVersion, Validator};
+use cgp_schema::{Bundle, Profile, ProtocolVersion};
 use std::sync::OnceLock;
 
 /// One profile's two judges.

@@ -69,9 +69,9 @@ impl Tree {
     }
 
     /// The copy's release manifest.
-    pub fn manifest(&self) -> cgp_schema::release::Manifest {
+    pub fn manifest(&self) -> cgp_gates::release::Manifest {
         let text = String::from_utf8(self.read(MANIFEST)).expect("utf-8");
-        cgp_schema::release::Manifest::parse(MANIFEST, &text).expect("the release manifest parses")
+        cgp_gates::release::Manifest::parse(MANIFEST, &text).expect("the release manifest parses")
     }
 
     /// What the releases gate says of the copy's release manifest:

@@ -157,8 +157,14 @@ pub(crate) fn bundle_id(set: &SchemaSet, profile: Profile) -> String {
     format!("{root}{}/{profile}.schema.json", set.version.slug())
 }
 
-/// Builds the bundle of `profile` from checked sources.
-pub fn bundle(set: &SchemaSet, profile: Profile) -> Result<Bundle, Diagnostics> {
+impl SchemaSet {
+    /// Builds the bundle of `profile` from these checked sources.
+    pub fn bundle(&self, profile: Profile) -> Result<Bundle, Diagnostics> {
+        build(self, profile)
+    }
+}
+
+fn build(set: &SchemaSet, profile: Profile) -> Result<Bundle, Diagnostics> {
     let envelope = set.envelope().ok_or_else(|| {
         Diagnostics::one(Diagnostic::file(set.shown(ENVELOPE_FILE), "is missing"))
     })?;

@@ -206,7 +206,7 @@ pub fn walk<'v>(
 
 /// Like [`walk`], but lets `visit` change each schema object. Children are visited
 /// after their parent, so a parent may reshape them first.
-pub(crate) fn walk_mut(schema: &mut Value, visit: &mut dyn FnMut(&mut Map<String, Value>)) {
+pub fn walk_mut(schema: &mut Value, visit: &mut dyn FnMut(&mut Map<String, Value>)) {
     let Value::Object(map) = schema else {
         return;
     };

@@ -4,4 +4,4 @@
 pub mod diagnostic;
 pub mod json_text;
 pub mod mutate;
-pub(crate) mod shown;
+pub mod shown;

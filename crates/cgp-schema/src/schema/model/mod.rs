@@ -19,7 +19,7 @@ pub use find::Part;
 
 pub(crate) use annotations::parse_direction;
 pub use annotations::{Annotations, Emit};
-pub(crate) use read::{definition_name, items_pointer, member_pointer};
+pub use read::{definition_name, items_pointer, member_pointer};
 pub use shape::{
     ArrayShape, Branch, IntegerShape, Limit, NumberShape, ObjectShape, Shape, StringShape,
     TaggedUnion, UnknownMembers, Vocabulary,
@@ -445,7 +445,7 @@ impl Protocol {
 
 /// The shape of one schema inside a bundle-shaped `document`, as a validator
 /// reads it.
-pub(crate) fn shape_in(document: &Value, schema: &Value) -> Shape {
+pub fn shape_in(document: &Value, schema: &Value) -> Shape {
     let place = |pointer: &str| Place {
         pointer: pointer.to_owned(),
         location: None,

@@ -22,7 +22,7 @@ pub(super) struct Reader<'d> {
 }
 
 /// The `$defs` name a local reference `#/$defs/<Name>` names.
-pub(crate) fn definition_name(reference: &str) -> Option<String> {
+pub fn definition_name(reference: &str) -> Option<String> {
     let rest = reference.strip_prefix("#/$defs/")?;
     match json_text::pointer_tokens(&format!("/{rest}")).as_slice() {
         [name] => Some(name.clone()),
@@ -32,12 +32,12 @@ pub(crate) fn definition_name(reference: &str) -> Option<String> {
 
 /// The pointer of the member `name` of the object schema at `object`: where the
 /// member is read, or would be written.
-pub(crate) fn member_pointer(object: &str, name: &str) -> String {
+pub fn member_pointer(object: &str, name: &str) -> String {
     format!("{object}/properties/{}", json_text::escape_token(name))
 }
 
 /// The pointer of the item schema of the array schema at `array`.
-pub(crate) fn items_pointer(array: &str) -> String {
+pub fn items_pointer(array: &str) -> String {
     format!("{array}/items")
 }
 

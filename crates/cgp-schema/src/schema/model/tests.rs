@@ -156,7 +156,7 @@ fn the_published_bundles_read_without_gaps() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schema");
     let set = SchemaSet::load(&root, "schema").expect("schema loads");
     for profile in Profile::ALL {
-        let bundle = crate::bundle::bundle(&set, profile).expect("bundles");
+        let bundle = set.bundle(profile).expect("bundles");
         let protocol = Protocol::of_bundle(&set, &bundle);
         assert_eq!(protocol.unsupported(), Vec::new(), "{profile}");
         assert_eq!(protocol.variants.len(), set.variants.len());
@@ -208,7 +208,7 @@ fn shared_types_inherit_every_direction_that_reaches_them() {
 fn published(profile: Profile) -> Protocol {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../schema");
     let set = SchemaSet::load(&root, "schema").expect("schema loads");
-    let bundle = crate::bundle::bundle(&set, profile).expect("bundles");
+    let bundle = set.bundle(profile).expect("bundles");
     Protocol::of_bundle(&set, &bundle)
 }
 

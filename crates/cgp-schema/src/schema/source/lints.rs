@@ -588,7 +588,7 @@ fn open_vocabulary_values(schema: &Value, root: &Value) -> Result<Vec<String>, S
 
 /// The `$ref` of a schema that is nothing but a reference (plus annotations,
 /// [`keywords::is_annotation`]).
-pub(crate) fn pure_reference(schema: &Map<String, Value>) -> Option<&str> {
+pub fn pure_reference(schema: &Map<String, Value>) -> Option<&str> {
     let reference = schema.get("$ref")?.as_str()?;
     let annotations_only = schema
         .keys()

@@ -13,7 +13,7 @@ mod files;
 mod lints;
 
 pub use files::{MAX_SCHEMA_FILE_BYTES, read_bounded, read_schema_dir, read_text_bounded};
-pub(crate) use lints::pure_reference;
+pub use lints::pure_reference;
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::json_text::{self, Document, Position};

@@ -1,0 +1,292 @@
+use super::*;
+use crate::semantic::Rule;
+use cgp_schema::json_text::Position;
+use cgp_types::{MAX_LINE_BYTES, Variant};
+
+fn validator() -> Validator {
+    published_interop_validator()
+}
+
+fn findings(validator: &Validator, line: &str) -> Vec<(Layer, String, String)> {
+    check_message(validator, line.as_bytes())
+        .findings
+        .into_iter()
+        .map(|f| (f.layer, f.instance_path, f.message))
+        .collect()
+}
+
+#[test]
+fn valid_lines_decode() {
+    let validator = validator();
+    let checked = check_message(&validator, br#"{"type":"shutdown"}"#);
+    assert!(checked.is_valid(), "{:?}", checked.findings);
+    assert_eq!(checked.variant, Some(Variant::Shutdown));
+    assert!(checked.envelope.is_some());
+    // JSON whitespace around the object, CRLF included, is fine.
+    assert!(check_message(&validator, b" {\"type\":\"shutdown\"} \r").is_valid());
+}
+
+#[test]
+fn text_layer_problems() {
+    let validator = validator();
+    let dup = findings(&validator, r#"{"type":"shutdown","type":"shutdown"}"#);
+    assert_eq!(dup.len(), 1);
+    assert_eq!(dup[0].0, Layer::Text);
+    assert_eq!(dup[0].1, "/type");
+    assert!(dup[0].2.contains("duplicate member name"), "{dup:?}");
+    let trailing = findings(&validator, r#"{"type":"shutdown"} x"#);
+    assert!(trailing[0].2.contains("trailing"), "{trailing:?}");
+    let utf8 = check_message(&validator, b"{\"type\":\"sh\xffutdown\"}");
+    assert_eq!(
+        utf8.findings[0].position,
+        Some(Position {
+            line: 1,
+            column: 12
+        })
+    );
+    assert!(utf8.findings[0].message.contains("UTF-8"));
+    let empty = findings(&validator, "");
+    assert!(empty[0].2.contains("empty line"), "{empty:?}");
+}
+
+#[test]
+fn float_spelled_integers_are_located() {
+    let validator = validator();
+    for (literal, fragment) in [
+        ("1.0", "spelled as a float"),
+        ("1e2", "spelled as a float"),
+        ("-0", "negative zero"),
+    ] {
+        let line = format!(
+            r#"{{"type":"query","query":{{"goal":"g","max_frames":{literal},"max_tokens":5}}}}"#
+        );
+        let checked = check_message(&validator, line.as_bytes());
+        assert_eq!(
+            checked.findings.len(),
+            1,
+            "{literal}: {:?}",
+            checked.findings
+        );
+        let finding = &checked.findings[0];
+        assert_eq!(finding.layer, Layer::Text);
+        assert_eq!(finding.instance_path, "/query/max_frames");
+        assert!(finding.message.contains(fragment), "{}", finding.message);
+        assert!(finding.message.starts_with(literal), "{}", finding.message);
+        assert_eq!(finding.position.map(|p| p.column), Some(50));
+    }
+    // An f32 member may be written as an integer or a float.
+    assert!(check_message(
+        &validator,
+        br#"{"type":"frames","result":{"frames":[{"id":"a","kind":"doc","title":"t","score":1.0,"token_cost":0}],"truncated":false}}"#
+    )
+    .is_valid());
+}
+
+/// `check_verdict` skips the decode only where it cannot matter: its
+/// findings are `check_message`'s, float-spelled integers included.
+#[test]
+fn the_verdict_alone_is_the_full_verdict() {
+    let validator = validator();
+    let frames = |score: &str, cost: &str| {
+        format!(
+            r#"{{"type":"frames","result":{{"frames":[{{"id":"a","kind":"doc","title":"t","score":{score},"token_cost":{cost}}}],"truncated":false}}}}"#
+        )
+    };
+    let lines = [
+        r#"{"type":"shutdown"}"#.to_owned(),
+        r#"{"type":"query","query":{"goal":"g","max_frames":1e0,"max_tokens":5}}"#.to_owned(),
+        r#"{"type":"query","query":{"goal":"g","max_frames":-0,"max_tokens":5}}"#.to_owned(),
+        frames("0.25", "0"),
+        frames("1.0", "0"),
+        frames("1e0", "0.0"),
+        frames("0.5", "3.5"),
+        r#"{"type":"shutdown","type":"shutdown"}"#.to_owned(),
+        "[1, 2".to_owned(),
+    ];
+    for line in &lines {
+        let full = check_message(&validator, line.as_bytes());
+        let verdict = check_verdict(&validator, line.as_bytes());
+        assert_eq!(verdict.findings, full.findings, "{line}");
+        assert_eq!(verdict.variant, full.variant, "{line}");
+        assert!(verdict.value.is_none() && verdict.envelope.is_none());
+    }
+    assert!(check_verdict(&validator, frames("1.0", "0").as_bytes()).is_valid());
+    assert!(!check_verdict(&validator, frames("1e0", "0.0").as_bytes()).is_valid());
+}
+
+#[test]
+fn schema_errors_are_precise_and_located() {
+    let validator = validator();
+    let line = r#"{"type":"query","query":{"goal":"g","max_frames":1,"max_tokens":4294967296}}"#;
+    let checked = check_message(&validator, line.as_bytes());
+    assert_eq!(checked.findings.len(), 1);
+    let finding = &checked.findings[0];
+    assert_eq!(finding.instance_path, "/query/max_tokens");
+    assert_eq!(
+        finding.message,
+        "4294967296 is greater than the maximum 4294967295"
+    );
+    assert_eq!(
+        finding.position,
+        Some(Position {
+            line: 1,
+            column: 65
+        })
+    );
+    let unknown = findings(&validator, r#"{"type":"hello"}"#);
+    assert!(
+        unknown[0]
+            .2
+            .starts_with("unknown envelope type \"hello\"; expected one of handshake"),
+        "{unknown:?}"
+    );
+    // Decoder leniencies stay schema errors.
+    let array = findings(&validator, r#"["shutdown"]"#);
+    assert_eq!(array[0].0, Layer::Schema);
+}
+
+#[test]
+fn semantic_rules_through_the_transcript_checker() {
+    let validator = validator();
+    let mut checker = TranscriptChecker::new(&validator, true);
+    let query = br#"{"type":"query","query":{"goal":"g","max_frames":5,"max_tokens":5}}"#;
+    assert!(checker.check(query, "line 1").is_valid());
+    let frames = br#"{"type":"frames","result":{"frames":[{"id":"a","kind":"doc","title":"t","content":"abcdefghijklmnopqrstuvwxyz","score":0.5,"token_cost":7,"citation_label":"x"}],"truncated":false}}"#;
+    let checked = checker.check(frames, "line 2");
+    let rules: Vec<_> = checked.findings.iter().filter_map(|f| f.rule).collect();
+    assert_eq!(rules, vec![Rule::B1]);
+    assert!(checked.findings[0].message.contains("line 1"));
+}
+
+/// Every Envelope example of the SPEC.md corpus, as an NDJSON line: valid
+/// examples pass, invalid ones fail at their `at=` pointer (or, for a
+/// duplicate name, at the member inside it).
+#[test]
+fn the_corpus_envelopes_as_lines() {
+    let validator = validator();
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../SPEC.md");
+    let markdown = std::fs::read_to_string(path).expect("SPEC.md");
+    let examples = cgp_gates::corpus::extract("SPEC.md", &markdown).expect("corpus");
+    let mut seen = 0;
+    for example in examples.iter().filter(|e| e.target == "Envelope") {
+        seen += 1;
+        let checked = check_message(&validator, example.as_line().as_bytes());
+        if example.expect.valid_under(cgp_schema::Profile::Interop) {
+            assert!(
+                checked.is_valid(),
+                "{}: {:?}",
+                example.name,
+                checked.findings
+            );
+            continue;
+        }
+        let at = example.at.as_deref().unwrap_or_default();
+        assert!(
+            checked.findings.iter().any(|f| {
+                let parent = f
+                    .instance_path
+                    .rfind('/')
+                    .map_or("", |cut| &f.instance_path[..cut]);
+                f.instance_path == at || (f.layer == Layer::Text && parent == at)
+            }),
+            "{}: expected an error at {at:?}, got {:?}",
+            example.name,
+            checked.findings
+        );
+    }
+    assert!(seen > 20, "only {seen} envelope examples");
+}
+
+#[test]
+fn reader_skips_blank_and_overlong_lines() {
+    let mut input = b"{}\n\n  \r\n".to_vec();
+    input.extend(std::iter::repeat_n(b'x', MAX_LINE_BYTES + 10));
+    input.extend(b"\n{\"a\":1}");
+    let mut reader = LineReader::new(&input[..]);
+    assert_eq!(
+        reader.next_line().unwrap(),
+        Some(Line::Message {
+            number: 1,
+            bytes: b"{}",
+            terminated: true
+        })
+    );
+    assert_eq!(
+        reader.next_line().unwrap(),
+        Some(Line::TooLong {
+            number: 4,
+            length: MAX_LINE_BYTES as u64 + 10
+        })
+    );
+    assert_eq!(
+        reader.next_line().unwrap(),
+        Some(Line::Message {
+            number: 5,
+            bytes: b"{\"a\":1}",
+            terminated: false
+        })
+    );
+    assert_eq!(reader.next_line().unwrap(), None);
+    let exact = [vec![b'y'; MAX_LINE_BYTES], b"\n".to_vec()].concat();
+    let mut reader = LineReader::new(&exact[..]);
+    assert!(matches!(
+        reader.next_line().unwrap(),
+        Some(Line::Message { .. })
+    ));
+}
+
+/// A deferred validator compiles nothing up front and then judges and explains
+/// every corpus line exactly as an eagerly compiled one does.
+#[test]
+fn a_deferred_validator_gives_the_same_findings() {
+    let eager = validator();
+    let bundle = published_interop_bundle();
+    let deferred = Validator::deferred(&bundle).expect("reads");
+    let markdown = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../SPEC.md"))
+        .expect("SPEC.md");
+    let examples = cgp_gates::corpus::extract("SPEC.md", &markdown).expect("corpus");
+    let mut invalid = 0;
+    for example in examples.iter().filter(|e| e.target == "Envelope") {
+        let line = example.as_line();
+        let expected = check_message(&eager, line.as_bytes()).findings;
+        invalid += usize::from(!expected.is_empty());
+        assert_eq!(
+            check_message(&deferred, line.as_bytes()).findings,
+            expected,
+            "{}",
+            example.name
+        );
+    }
+    assert!(invalid > 10, "only {invalid} invalid examples");
+}
+
+/// A variant whose schema does not compile: `new` refuses the bundle, and a
+/// deferred validator says so on the first message of that variant.
+#[test]
+fn a_variant_that_does_not_compile_is_named() {
+    let document = serde_json::json!({
+        "x-cgp-profile": "interop",
+        "oneOf": [{
+            "type": "object",
+            "properties": {"type": {"const": "ping"}, "p": {"type": "string", "pattern": "("}}
+        }],
+        "$defs": {}
+    });
+    let bundle =
+        cgp_schema::bundle::Bundle::from_published(&document.to_string()).expect("a bundle");
+    let refused = Validator::new(&bundle).expect_err("does not compile");
+    assert!(refused.to_string().contains("/oneOf/0"), "{refused}");
+    let deferred = Validator::deferred(&bundle).expect("reads");
+    let line = serde_json::json!({"type": "ping", "p": "x"});
+    assert!(!deferred.is_valid_envelope(&line));
+    let violations = deferred.validate_envelope(&line);
+    assert_eq!(violations.len(), 1, "{violations:?}");
+    assert_eq!(violations[0].schema_path, "/oneOf/0");
+    assert!(
+        violations[0]
+            .message
+            .starts_with("the bundle's schema of variant `ping` does not compile"),
+        "{}",
+        violations[0].message
+    );
+}

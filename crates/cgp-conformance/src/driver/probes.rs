@@ -1,0 +1,273 @@
+//! The probes that test one rule each: a query pinned `as_of` (CGP-AS-OF),
+//! one anchored on a served URI (G4), one with a wrong-dimension embedding
+//! (E1), `verify` with served and changed digests (V2), and lines a provider
+//! must survive and should answer with an `error` (R1).
+
+use super::*;
+
+impl Driver<'_> {
+    /// CGP-AS-OF: a query pinned to the earliest `valid_from` served so far;
+    /// the session flags any frame that became valid after it.
+    pub(super) fn as_of(&mut self) {
+        let Some(pin) = self.earliest_valid_from.clone() else {
+            if self.begin("query as_of") {
+                self.skip("no frame served so far carries a valid_from to pin the query to");
+            }
+            return;
+        };
+        let mut query = self.new_query(Vec::new(), 5, 2000);
+        query.as_of = Some(pin.clone());
+        self.query(&format!("query as_of={pin}"), query, false);
+    }
+
+    /// G4: a graph provider asked for frames anchored on a URI it served must
+    /// return one; the session checks the ranking (G3).
+    pub(super) fn anchored(&mut self, graph: bool) {
+        let anchor = self.anchor.clone().or_else(|| self.fallback_anchor.clone());
+        let (true, Some(anchor)) = (graph, anchor) else {
+            if self.begin("query anchors") {
+                self.skip(if graph {
+                    "no frame served so far carries a uri or a relation to anchor on"
+                } else {
+                    "the provider does not declare capabilities.graph"
+                });
+            }
+            return;
+        };
+        let mut query = self.new_query(Vec::new(), 5, 2000);
+        query.anchors = vec![anchor.clone()];
+        let name = format!("query anchors=[{}]", cgp_schema::shown::cut(&anchor, 80));
+        if let Some(Envelope::Frames { result, .. }) = self.query(&name, query, false) {
+            let anchors = [anchor];
+            if !result
+                .frames
+                .iter()
+                .any(|frame| is_anchored(frame, &anchors))
+            {
+                self.problem_in_last(
+                    Severity::Error,
+                    Rule::G4,
+                    format!(
+                        "no frame of the answer is anchored on \"{}\", a URI from the provider's own earlier answers",
+                        cgp_schema::shown::cut(&anchors[0], 80)
+                    ),
+                );
+            }
+        }
+    }
+
+    /// E1: a query embedding whose length contradicts the declared fingerprint
+    /// should be refused with `bad_request` (the session flags scoring it).
+    pub(super) fn wrong_embedding(&mut self, fingerprint: Option<&str>) {
+        let Some(dimension) = fingerprint.and_then(fingerprint_dimension) else {
+            if self.begin("query with a wrong-dimension embedding") {
+                self.skip("the provider declares no embeddings_fingerprint with a dimension");
+            }
+            return;
+        };
+        let wrong = if dimension == 1 { 2 } else { 1 };
+        let mut query = self.new_query(Vec::new(), 5, 2000);
+        query.embedding = Some(vec![0.5; wrong]);
+        let name = format!("query with a {wrong}-dimensional embedding");
+        // A query it cannot use is a bad request: going silent or dying on it
+        // breaks R1, not only the reply rule.
+        if let Some(Envelope::Error { code, .. }) =
+            self.query_judged_by(&name, query, false, Rule::R1)
+        {
+            let code = code.unwrap_or(ErrorCode::Internal);
+            if code != ErrorCode::BadRequest {
+                self.problem_in_last(
+                    Severity::Warning,
+                    Rule::E1,
+                    format!(
+                        "the provider refuses an embedding of the wrong dimension with `{}`; E1 asks for `bad_request`",
+                        code.as_str()
+                    ),
+                );
+            }
+        }
+    }
+
+    /// V2: asks `verify` about the identities served so far, first as served
+    /// (each must be `valid`), then with every digest changed (none may be
+    /// `valid`, and each must be `stale`).
+    pub(super) fn verify(&mut self, advertised: bool) {
+        if !advertised {
+            for name in ["verify", "verify changed digests"] {
+                if self.begin(name) {
+                    self.skip(
+                        "the provider does not declare capabilities.verify (CGP-VERIFY-OPTIN: a host sends verify only to providers that do)",
+                    );
+                }
+            }
+            return;
+        }
+        let held = self.held.clone();
+        if held.is_empty() {
+            // Nothing to vouch for; the provider must still answer.
+            let unknown = FrameId::new(
+                self.provider_name.clone(),
+                UNKNOWN_FRAME,
+                Some(format!("sha256:{}", "0".repeat(64))),
+            );
+            self.ask_verify("verify", vec![unknown]);
+            if self.begin("verify changed digests") {
+                self.skip("no frame served so far carries a content_digest");
+            }
+            return;
+        }
+        if let Some(verdicts) = self.ask_verify("verify", held.clone()) {
+            let unvouched: Vec<String> = held
+                .iter()
+                .filter(|identity| {
+                    !verdicts
+                        .iter()
+                        .any(|v| &v.frame == *identity && v.verdict.permits_reuse())
+                })
+                .map(|identity| format!("\"{}\"", identity.frame_id))
+                .collect();
+            if !unvouched.is_empty() {
+                self.problem_in_last(
+                    Severity::Error,
+                    Rule::V2,
+                    format!(
+                        "the provider declares verify but does not answer `valid` for {} of the {} frame(s) it has just served with these digests: {}",
+                        unvouched.len(),
+                        held.len(),
+                        unvouched.join(", ")
+                    ),
+                );
+            }
+        }
+        let changed: Vec<FrameId> = held
+            .iter()
+            .map(|identity| {
+                let mut changed = identity.clone();
+                changed.content_digest = identity.content_digest.as_deref().map(other_digest);
+                changed
+            })
+            .collect();
+        if let Some(verdicts) = self.ask_verify("verify changed digests", changed.clone()) {
+            let mut wrong = Vec::new();
+            for verdict in verdicts.iter().filter(|v| changed.contains(&v.frame)) {
+                if verdict.verdict.status() != "stale" {
+                    wrong.push(format!(
+                        "\"{}\" is `{}`",
+                        verdict.frame.frame_id,
+                        verdict.verdict.status()
+                    ));
+                }
+            }
+            if !wrong.is_empty() {
+                self.problem_in_last(
+                    Severity::Error,
+                    Rule::V2,
+                    format!(
+                        "asked about frames it still serves, under digests it never served, the provider must answer `stale`: {}",
+                        wrong.join(", ")
+                    ),
+                );
+            }
+        }
+    }
+
+    /// Runs a step that sends `verify` for `frames`; the verdicts, when the
+    /// reply is `verified`.
+    pub(super) fn ask_verify(
+        &mut self,
+        name: &str,
+        frames: Vec<FrameId>,
+    ) -> Option<Vec<FrameVerdict>> {
+        if !self.begin(name) {
+            return None;
+        }
+        let line = encode(&Envelope::Verify {
+            request: VerifyRequest {
+                frames: frames.clone(),
+            },
+        });
+        let reply = self.exchange(
+            &line,
+            false,
+            &[Variant::Verified, Variant::Error],
+            Rule::V2,
+            Wait::Required,
+        );
+        let verdicts = match reply.and_then(|checked| checked.envelope) {
+            Some(Envelope::Verified { response }) => {
+                self.detail(format!(
+                    "{} verdict(s) for {} identit{}",
+                    response.verdicts.len(),
+                    frames.len(),
+                    if frames.len() == 1 { "y" } else { "ies" }
+                ));
+                for (index, verdict) in response.verdicts.iter().enumerate() {
+                    if !frames.contains(&verdict.frame) {
+                        self.problem(
+                            Severity::Warning,
+                            Side::Provider,
+                            None,
+                            format!(
+                                "verdict {index} is about frame \"{}\", an identity the host did not ask about (a host ignores it)",
+                                verdict.frame.frame_id
+                            ),
+                        );
+                    }
+                }
+                Some(response.verdicts)
+            }
+            Some(Envelope::Error { code, message, .. }) => {
+                let code = code.unwrap_or(ErrorCode::Internal);
+                self.detail(format!("error {}: {message}", code.as_str()));
+                None
+            }
+            _ => None,
+        };
+        self.finish();
+        verdicts
+    }
+
+    /// Sends a line the provider must survive (R1, judged by the next
+    /// step). `garbage`: the line is not JSON, which R1 says SHOULD get an
+    /// `error` / `bad_request`; otherwise it is an envelope of an unknown type
+    /// without an `id`, a notification a provider may ignore (the protocol's
+    /// §2.1) or answer with an `error`. Either way the reply is awaited for
+    /// [`Options::should_wait`] only.
+    pub(super) fn probe(&mut self, name: &str, line: &[u8], garbage: bool) {
+        if !self.begin(name) {
+            return;
+        }
+        let reply = self.exchange(line, true, &[Variant::Error], Rule::R1, Wait::Should);
+        let wait = seconds(self.options.should_wait.min(self.options.timeout));
+        match reply.and_then(|checked| checked.envelope) {
+            Some(Envelope::Error { code, message, .. }) => {
+                let code = code.unwrap_or(ErrorCode::Internal);
+                self.detail(format!("error {}: {message}", code.as_str()));
+                if garbage && code != ErrorCode::BadRequest {
+                    self.problem(
+                        Severity::Warning,
+                        Side::Provider,
+                        Some(Rule::R1Reply),
+                        format!(
+                            "the provider answers a line that is not JSON with error `{}`; R1 asks for `bad_request`",
+                            code.as_str()
+                        ),
+                    );
+                }
+            }
+            _ if self.silent && garbage => self.problem(
+                Severity::Warning,
+                Side::Provider,
+                Some(Rule::R1Reply),
+                format!(
+                    "no reply within {wait}; R1 asks for an error with code `bad_request` (the next step shows whether the provider still serves)"
+                ),
+            ),
+            _ if self.silent => self.detail(format!(
+                "no reply within {wait}: allowed, an envelope without an id is a notification a provider may ignore"
+            )),
+            _ => {}
+        }
+        self.finish();
+    }
+}

@@ -1,0 +1,239 @@
+//! Re-reading the local files a provider's `file` provenance points at, to
+//! check that each declared digest is the sha256 of the bytes it addresses
+//! (SPEC.md CGP-FILE-BYTES).
+//!
+//! Only what this machine can read is checked: a `file://` URI with no host
+//! (or `localhost`) naming a regular file of at most [`MAX_REREAD_BYTES`]. A
+//! link that addresses anything else is [`Reread::Unchecked`], never a
+//! failure: the provider's files need not be on the host's machine.
+
+use cgp_schema::shown::hex;
+use cgp_types::Provenance;
+use sha2::{Digest, Sha256};
+use std::io::Read;
+use std::path::PathBuf;
+
+/// The largest file re-read; a bigger one is left unchecked.
+pub const MAX_REREAD_BYTES: u64 = 16 * 1024 * 1024;
+
+/// What re-reading a provenance link found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reread {
+    /// The bytes hash to the declared digest.
+    Matches,
+    /// The bytes hash to `actual`, not to the declared digest.
+    Differs {
+        /// `sha256:` and the hex digest of the addressed bytes.
+        actual: String,
+    },
+    /// The link could not be checked here, and why.
+    Unchecked(String),
+}
+
+/// Re-reads the bytes `link` addresses and compares their digest with the
+/// declared one.
+pub fn reread(link: &Provenance) -> Reread {
+    let (Some(uri), Some(declared)) = (link.uri.as_deref(), link.digest.as_deref()) else {
+        return Reread::Unchecked("the link has no uri or no digest".into());
+    };
+    let path = match local_path(uri) {
+        Ok(path) => path,
+        Err(reason) => return Reread::Unchecked(reason),
+    };
+    let bytes = match read_bounded(&path) {
+        Ok(bytes) => bytes,
+        Err(reason) => return Reread::Unchecked(reason),
+    };
+    let addressed = match link.range.as_deref() {
+        None => bytes.as_slice(),
+        Some(range) => match line_range(&bytes, range) {
+            Ok(addressed) => addressed,
+            Err(reason) => return Reread::Unchecked(reason),
+        },
+    };
+    let actual = sha256_digest(addressed);
+    if actual == declared {
+        Reread::Matches
+    } else {
+        Reread::Differs { actual }
+    }
+}
+
+/// `sha256:` and the lowercase hex SHA-256 of `bytes`.
+pub fn sha256_digest(bytes: &[u8]) -> String {
+    format!("sha256:{}", hex(&Sha256::digest(bytes)))
+}
+
+/// The local path of a `file:///path` or `file://localhost/path` URI, with
+/// percent escapes decoded.
+fn local_path(uri: &str) -> Result<PathBuf, String> {
+    let rest = uri
+        .strip_prefix("file://")
+        .ok_or_else(|| format!("`{uri}` is not a file:// URI"))?;
+    let path = rest
+        .strip_prefix("localhost")
+        .unwrap_or(rest)
+        .strip_prefix('/')
+        .ok_or_else(|| format!("`{uri}` names another host"))?;
+    let mut decoded = vec![b'/'];
+    let mut bytes = path.bytes();
+    while let Some(byte) = bytes.next() {
+        if byte != b'%' {
+            decoded.push(byte);
+            continue;
+        }
+        let pair = [bytes.next(), bytes.next()];
+        let value = match pair {
+            [Some(high), Some(low)] => std::str::from_utf8(&[high, low])
+                .ok()
+                .and_then(|text| u8::from_str_radix(text, 16).ok()),
+            _ => None,
+        };
+        decoded.push(value.ok_or_else(|| format!("`{uri}` has a bad percent escape"))?);
+    }
+    let text = String::from_utf8(decoded).map_err(|_| format!("`{uri}` is not UTF-8"))?;
+    Ok(PathBuf::from(text))
+}
+
+/// The file's bytes, when it is a regular file of at most [`MAX_REREAD_BYTES`].
+fn read_bounded(path: &std::path::Path) -> Result<Vec<u8>, String> {
+    let shown = path.display();
+    // Looked at before opening: opening a FIFO would wait for a writer.
+    let before = std::fs::metadata(path).map_err(|error| format!("{shown}: {error}"))?;
+    if !before.is_file() {
+        return Err(format!("{shown} is not a regular file"));
+    }
+    let file = std::fs::File::open(path).map_err(|error| format!("{shown}: {error}"))?;
+    let metadata = file
+        .metadata()
+        .map_err(|error| format!("{shown}: {error}"))?;
+    if !metadata.is_file() {
+        return Err(format!("{shown} is not a regular file"));
+    }
+    if metadata.len() > MAX_REREAD_BYTES {
+        return Err(format!("{shown} is over {MAX_REREAD_BYTES} bytes"));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_REREAD_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|error| format!("{shown}: {error}"))?;
+    if bytes.len() as u64 > MAX_REREAD_BYTES {
+        return Err(format!("{shown} is over {MAX_REREAD_BYTES} bytes"));
+    }
+    Ok(bytes)
+}
+
+/// The bytes of lines `L<first>` or `L<first>-<last>` (1-based, inclusive, each
+/// with its line feed; a last line past the end stops at the end).
+fn line_range<'b>(bytes: &'b [u8], range: &str) -> Result<&'b [u8], String> {
+    let unsupported = || format!("range `{range}` is not L<first> or L<first>-<last>");
+    let numbers = range.strip_prefix('L').ok_or_else(unsupported)?;
+    let (first, last) = numbers.split_once('-').unwrap_or((numbers, numbers));
+    let number = |text: &str| -> Result<usize, String> {
+        if text.is_empty() || !text.bytes().all(|byte| byte.is_ascii_digit()) {
+            return Err(unsupported());
+        }
+        text.parse().map_err(|_| unsupported())
+    };
+    let (first, last) = (number(first)?, number(last)?);
+    if first == 0 || last < first {
+        return Err(format!("range `{range}` is empty"));
+    }
+    // Byte offsets of the start of every line, and the end.
+    let mut starts = vec![0];
+    starts.extend(
+        bytes
+            .iter()
+            .enumerate()
+            .filter(|(_, byte)| **byte == b'\n')
+            .map(|(index, _)| index + 1)
+            .filter(|&start| start < bytes.len()),
+    );
+    let lines = starts.len();
+    if bytes.is_empty() || first > lines {
+        return Err(format!(
+            "range `{range}` starts past the end of the file ({lines} line(s))"
+        ));
+    }
+    let from = starts.get(first - 1).copied().unwrap_or(bytes.len());
+    let to = starts.get(last).copied().unwrap_or(bytes.len());
+    bytes.get(from..to).ok_or_else(unsupported)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn link(uri: &str, range: Option<&str>, digest: &str) -> Provenance {
+        Provenance {
+            kind: "file".into(),
+            uri: Some(uri.into()),
+            range: range.map(str::to_owned),
+            digest: Some(digest.into()),
+            method: None,
+            by: None,
+        }
+    }
+
+    #[test]
+    fn ranges_address_whole_lines() {
+        let text = b"one\ntwo\nthree\n";
+        assert_eq!(line_range(text, "L2").unwrap(), b"two\n");
+        assert_eq!(line_range(text, "L2-3").unwrap(), b"two\nthree\n");
+        assert_eq!(line_range(text, "L1-40").unwrap(), text);
+        assert_eq!(line_range(b"a\nb", "L2").unwrap(), b"b");
+        assert!(line_range(text, "L4").is_err());
+        assert!(line_range(text, "L0").is_err());
+        assert!(line_range(text, "L3-2").is_err());
+        assert!(line_range(text, "lines 1-2").is_err());
+        assert!(line_range(text, "L1-").is_err());
+    }
+
+    #[test]
+    fn a_local_file_is_rehashed() {
+        let dir = std::env::temp_dir().join(format!("cgp-reread-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a b.md");
+        std::fs::write(&path, "one\ntwo\n").unwrap();
+        let uri = format!("file://{}", dir.join("a%20b.md").display());
+        let whole = sha256_digest(b"one\ntwo\n");
+        assert_eq!(reread(&link(&uri, None, &whole)), Reread::Matches);
+        let second = sha256_digest(b"two\n");
+        assert_eq!(reread(&link(&uri, Some("L2"), &second)), Reread::Matches);
+        assert_eq!(
+            reread(&link(&uri, Some("L1"), &second)),
+            Reread::Differs {
+                actual: sha256_digest(b"one\n")
+            }
+        );
+        let localhost = uri.replacen("file://", "file://localhost", 1);
+        assert_eq!(reread(&link(&localhost, None, &whole)), Reread::Matches);
+        for unchecked in [
+            format!("file://{}", dir.join("missing.md").display()),
+            format!("file://{}", dir.display()),
+            "file://example.com/etc/hosts".to_owned(),
+            "https://example.com/a.md".to_owned(),
+            "file:///dev/zero".to_owned(),
+            "file:///dev/stdin".to_owned(),
+        ] {
+            assert!(
+                matches!(
+                    reread(&link(&unchecked, None, &whole)),
+                    Reread::Unchecked(_)
+                ),
+                "{unchecked}"
+            );
+        }
+        // A named pipe is not opened (that would wait for a writer).
+        let fifo = dir.join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|status| status.success()) {
+            let uri = format!("file://{}", fifo.display());
+            assert!(matches!(
+                reread(&link(&uri, None, &whole)),
+                Reread::Unchecked(_)
+            ));
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
