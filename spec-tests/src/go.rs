@@ -74,7 +74,7 @@ fn build(command: &str) -> Result<PathBuf, String> {
         contents
             .extend(std::fs::read(file).map_err(|error| format!("{}: {error}", file.display()))?);
     }
-    let digest = cgp_gates::release::sha256(&contents);
+    let digest = cgp_schema::digest::of(&contents);
     let builds = repo_root().join("target/go-module");
     let out = builds.join(
         digest

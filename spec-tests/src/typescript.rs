@@ -41,7 +41,7 @@ fn build() -> Result<PathBuf, String> {
             std::fs::read(source).map_err(|error| format!("{}: {error}", source.display()))?,
         );
     }
-    let digest = cgp_gates::release::sha256(&contents);
+    let digest = cgp_schema::digest::of(&contents);
     let builds = repo_root().join("target/typescript-package");
     let out = builds.join(
         digest

@@ -3,8 +3,9 @@
 //! same commitments, chain heads, Merkle roots and inclusion proofs, and the
 //! reference's own signatures accepted while tampered answers are flagged.
 
-use cgp_check::semantic::attestation::{self, Hash};
+use cgp_check::semantic::attestation;
 use cgp_check::semantic::{Context, check_envelope};
+use cgp_schema::digest::Hash;
 use serde_json::{Value, json};
 
 const PROVIDER: &str = "docs-index";

@@ -8,7 +8,7 @@
 
 mod support;
 
-use cgp_gates::release::sha256;
+use cgp_schema::digest::of as sha256;
 use serde_json::Value;
 use support::{MANIFEST, Tree, Versions, assert_reports};
 

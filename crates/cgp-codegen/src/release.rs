@@ -172,7 +172,7 @@ pub fn reissue_candidates(generation: &Generation) -> Vec<String> {
             generation
                 .files
                 .get(*path)
-                .is_some_and(|text| &release::sha256(text.as_bytes()) != *digest)
+                .is_some_and(|text| &cgp_schema::digest::of(text.as_bytes()) != *digest)
         })
         .map(|(path, _)| path.clone())
         .collect()

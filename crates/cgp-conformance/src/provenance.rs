@@ -7,9 +7,7 @@
 //! link that addresses anything else is [`Reread::Unchecked`], never a
 //! failure: the provider's files need not be on the host's machine.
 
-use cgp_schema::shown::hex;
 use cgp_types::Provenance;
-use sha2::{Digest, Sha256};
 use std::io::Read;
 use std::path::PathBuf;
 
@@ -51,17 +49,12 @@ pub fn reread(link: &Provenance) -> Reread {
             Err(reason) => return Reread::Unchecked(reason),
         },
     };
-    let actual = sha256_digest(addressed);
+    let actual = cgp_schema::digest::of(addressed);
     if actual == declared {
         Reread::Matches
     } else {
         Reread::Differs { actual }
     }
-}
-
-/// `sha256:` and the lowercase hex SHA-256 of `bytes`.
-pub fn sha256_digest(bytes: &[u8]) -> String {
-    format!("sha256:{}", hex(&Sha256::digest(bytes)))
 }
 
 /// The local path of a `file:///path` or `file://localhost/path` URI, with
@@ -196,14 +189,14 @@ mod tests {
         let path = dir.join("a b.md");
         std::fs::write(&path, "one\ntwo\n").unwrap();
         let uri = format!("file://{}", dir.join("a%20b.md").display());
-        let whole = sha256_digest(b"one\ntwo\n");
+        let whole = cgp_schema::digest::of(b"one\ntwo\n");
         assert_eq!(reread(&link(&uri, None, &whole)), Reread::Matches);
-        let second = sha256_digest(b"two\n");
+        let second = cgp_schema::digest::of(b"two\n");
         assert_eq!(reread(&link(&uri, Some("L2"), &second)), Reread::Matches);
         assert_eq!(
             reread(&link(&uri, Some("L1"), &second)),
             Reread::Differs {
-                actual: sha256_digest(b"one\n")
+                actual: cgp_schema::digest::of(b"one\n")
             }
         );
         let localhost = uri.replacen("file://", "file://localhost", 1);

@@ -4,7 +4,7 @@
 //! profile ([`bundle`](mod@bundle)), names the protocol [`version`]s, and reads a bundle
 //! into the protocol [`model`] that every checker, gate and generator consults.
 //! Beneath that, the text layer: JSON text with a position for every pointer
-//! ([`json_text`]), the [`diagnostic`]s every problem becomes, how values are
+//! ([`json_text`]), the [`diagnostic`]s every problem becomes, the one [`digest`] text, how values are
 //! [`shown`] in messages, and the [`mutate`]d texts tests and vectors derive.
 //!
 //! Used by `cgp-check`, `cgp-classify`, `cgp-conformance`, `cgp-report`,
@@ -26,7 +26,7 @@ mod schema;
 mod text;
 
 pub use schema::{bundle, keywords, model, source, version};
-pub use text::{diagnostic, json_text, mutate, shown};
+pub use text::{diagnostic, digest, json_text, mutate, shown};
 
 pub use bundle::{Bundle, Profile};
 pub use diagnostic::{Diagnostic, Diagnostics};

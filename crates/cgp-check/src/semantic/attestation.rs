@@ -5,10 +5,10 @@
 //! Everything here is recomputed from the frames as served; nothing is trusted
 //! from the attestation but the claim it makes.
 
+use cgp_schema::digest::{Hash, decode_hex, sha256};
 use cgp_types::{
     AttesterKey, ContextFrame, FrameId, InclusionProof, Provenance, ProvenanceAttestation,
 };
-use sha2::{Digest, Sha256};
 
 /// The signature scheme this version defines.
 pub const ED25519: &str = "ed25519";
@@ -19,17 +19,6 @@ const FRAME: &[u8] = b"contextgraph/attest/1/frame";
 const MERKLE_EMPTY: &[u8] = b"contextgraph/attest/1/merkle-empty";
 const MERKLE_LEAF: &[u8] = &[0x00];
 const MERKLE_NODE: &[u8] = &[0x01];
-
-/// A SHA-256 value.
-pub type Hash = [u8; 32];
-
-fn sha256(parts: &[&[u8]]) -> Hash {
-    let mut hasher = Sha256::new();
-    for part in parts {
-        hasher.update(part);
-    }
-    hasher.finalize().into()
-}
 
 /// Appends `text` with its length: 4 bytes big-endian, then the UTF-8 bytes.
 fn put(out: &mut Vec<u8>, text: &str) {
@@ -127,7 +116,7 @@ pub fn root_from_proof(commitment: &Hash, proof: &InclusionProof) -> Option<Hash
     }
     let mut node = sha256(&[MERKLE_LEAF, commitment]);
     for step in &proof.path {
-        let sibling = parse_digest(&step.sibling)?;
+        let sibling = cgp_schema::digest::parse(&step.sibling)?;
         node = if step.sibling_is_left {
             sha256(&[MERKLE_NODE, &sibling, &node])
         } else {
@@ -135,39 +124,6 @@ pub fn root_from_proof(commitment: &Hash, proof: &InclusionProof) -> Option<Hash
         };
     }
     Some(node)
-}
-
-/// `sha256:` and the lowercase hex of `hash`.
-pub fn digest_text(hash: &Hash) -> String {
-    format!("sha256:{}", cgp_schema::shown::hex(hash))
-}
-
-/// The 32 bytes of a well-formed `sha256:<64 lowercase hex>` digest.
-pub fn parse_digest(digest: &str) -> Option<Hash> {
-    if !crate::semantic::is_well_formed_digest(digest) {
-        return None;
-    }
-    decode_hex(digest.strip_prefix("sha256:")?)?.try_into().ok()
-}
-
-/// The bytes of lowercase hex text.
-fn decode_hex(text: &str) -> Option<Vec<u8>> {
-    let digit = |byte: u8| match byte {
-        b'0'..=b'9' => Some(byte - b'0'),
-        b'a'..=b'f' => Some(byte - b'a' + 10),
-        _ => None,
-    };
-    let bytes = text.as_bytes();
-    if bytes.len() % 2 != 0 {
-        return None;
-    }
-    bytes
-        .chunks(2)
-        .map(|pair| match pair {
-            [high, low] => Some(digit(*high)? * 16 + digit(*low)?),
-            _ => None,
-        })
-        .collect()
 }
 
 /// Why a signature does not verify.

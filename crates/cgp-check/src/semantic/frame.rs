@@ -2,9 +2,7 @@
 //! representation a frame carries.
 
 use super::message::relation_rules;
-use super::values::{
-    budget_tokens, fingerprint_dimension, is_blank, is_protocol_timestamp, is_well_formed_digest,
-};
+use super::values::{budget_tokens, fingerprint_dimension, is_blank, is_protocol_timestamp};
 use super::{Context, Out, Rule, SemanticViolation};
 use cgp_types::{ContextFrame, Provenance, Representation};
 
@@ -77,7 +75,7 @@ pub(super) fn frame_rules(
         }
     }
     if let Some(digest) = &frame.content_digest {
-        if !is_well_formed_digest(digest) {
+        if !cgp_schema::digest::is_well_formed(digest) {
             out.push(
                 Rule::D1,
                 format!("{pointer}/content_digest"),
@@ -153,7 +151,7 @@ fn provenance(link: &Provenance, pointer: &str, out: &mut Out<'_>) {
             pointer.to_owned(),
             "file provenance must carry a digest (`sha256:` + 64 lowercase hex)".into(),
         ),
-        Some(digest) if !is_well_formed_digest(digest) => out.push(
+        Some(digest) if !cgp_schema::digest::is_well_formed(digest) => out.push(
             Rule::F5,
             format!("{pointer}/digest"),
             format!(

@@ -171,7 +171,7 @@ fn attestations_verify(
     out: &mut Out<'_>,
 ) {
     let signature = |attestation: &ProvenanceAttestation,
-                     signed: &attestation::Hash,
+                     signed: &cgp_schema::digest::Hash,
                      at: String,
                      out: &mut Out<'_>| {
         if let Err(problem) = attestation::verify_signature(attestation, signed, keys) {
@@ -181,7 +181,7 @@ fn attestations_verify(
     let root = result.result_attestation.as_ref().map(|attestation| {
         let at = format!("{pointer}/result_attestation");
         let expected = attestation::result_root(provider, &result.frames);
-        match attestation::parse_digest(&attestation.signed_commitment) {
+        match cgp_schema::digest::parse(&attestation.signed_commitment) {
             Some(signed) if signed == expected => signature(attestation, &signed, at, out),
             signed => out.push(
                 Rule::F12,
@@ -190,11 +190,11 @@ fn attestations_verify(
                     "result_attestation signs {}, but the Merkle root of the result's {} frame(s) is {}",
                     quoted(&attestation.signed_commitment),
                     result.frames.len(),
-                    attestation::digest_text(&expected)
+                    cgp_schema::digest::text(&expected)
                 ) + if signed.is_none() { " (and it is not a well-formed digest)" } else { "" },
             ),
         }
-        attestation::parse_digest(&attestation.signed_commitment)
+        cgp_schema::digest::parse(&attestation.signed_commitment)
     });
     for (index, entry) in result.frame_attestations.iter().enumerate() {
         let at = format!("{pointer}/frame_attestations/{index}");
@@ -207,7 +207,7 @@ fn attestations_verify(
             continue; // An orphan: F11.
         };
         let commitment = attestation::frame_commitment(provider, frame);
-        let expected = attestation::digest_text(&commitment);
+        let expected = cgp_schema::digest::text(&commitment);
         if let Some(signed_by_frame) = &entry.attestation {
             let at = format!("{at}/attestation");
             if signed_by_frame.signed_commitment == expected {
@@ -240,7 +240,7 @@ fn attestations_verify(
                     Some(format!(
                         "the inclusion proof of frame \"{}\" leads from its commitment {expected} to {}, not to the root result_attestation signs",
                         frame.id,
-                        attestation::digest_text(&reached)
+                        cgp_schema::digest::text(&reached)
                     ))
                 }
                 _ => None,

@@ -42,9 +42,7 @@ pub use message::{
 };
 pub use rules::{Requirement, Rule, SemanticViolation};
 pub use session::{MAX_PENDING_ID_BYTES, MAX_PENDING_QUERIES, Session, is_anchored};
-pub use values::{
-    budget_tokens, fingerprint_dimension, is_later, is_protocol_timestamp, is_well_formed_digest,
-};
+pub use values::{budget_tokens, fingerprint_dimension, is_later, is_protocol_timestamp};
 
 use cgp_types::AttesterKey;
 

@@ -6,12 +6,14 @@ use cgp_types::{Envelope, PROTOCOL_VERSION};
 #[test]
 fn digest_grammar() {
     let good = format!("sha256:{}", "0123456789abcdef".repeat(4));
-    assert!(is_well_formed_digest(&good));
-    assert!(!is_well_formed_digest(&good.to_uppercase()));
-    assert!(!is_well_formed_digest("sha256:abc"));
-    assert!(!is_well_formed_digest(&good.replace("sha256", "sha512")));
-    assert!(!is_well_formed_digest(&format!("{good}0")));
-    assert!(!is_well_formed_digest(""));
+    assert!(cgp_schema::digest::is_well_formed(&good));
+    assert!(!cgp_schema::digest::is_well_formed(&good.to_uppercase()));
+    assert!(!cgp_schema::digest::is_well_formed("sha256:abc"));
+    assert!(!cgp_schema::digest::is_well_formed(
+        &good.replace("sha256", "sha512")
+    ));
+    assert!(!cgp_schema::digest::is_well_formed(&format!("{good}0")));
+    assert!(!cgp_schema::digest::is_well_formed(""));
 }
 
 #[test]

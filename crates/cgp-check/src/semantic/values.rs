@@ -1,4 +1,5 @@
-//! The grammars the rules test strings against: digests, protocol timestamps,
+//! The grammars the rules test strings against (digests are
+//! `cgp_schema::digest`): protocol timestamps,
 //! embedding fingerprints, and the token estimate of a budget.
 
 /// The dimension an embedding fingerprint `<model-id>/<dimensions>[/<normalization>]`
@@ -9,17 +10,6 @@ pub fn fingerprint_dimension(fingerprint: &str) -> Option<usize> {
         return None;
     }
     part.parse().ok()
-}
-
-/// Whether `digest` is `sha256:` followed by exactly 64 lowercase hex digits
-/// (SPEC.md D1 and F5).
-pub fn is_well_formed_digest(digest: &str) -> bool {
-    digest.strip_prefix("sha256:").is_some_and(|hex| {
-        hex.len() == 64
-            && hex
-                .bytes()
-                .all(|byte| byte.is_ascii_digit() || (b'a'..=b'f').contains(&byte))
-    })
 }
 
 /// Whether `text` is a protocol timestamp, `YYYY-MM-DDTHH:MM:SS[.F]Z` in UTC

@@ -17,7 +17,6 @@ use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
 use cgp_schema::json_text;
 use cgp_schema::version::ProtocolVersion;
 use serde_json::{Map, Value, json};
-use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
 
 mod gate;
@@ -25,26 +24,6 @@ mod set_version;
 
 pub use gate::{BumpProblem, Verdict, judge};
 pub use set_version::set_version;
-
-/// The `sha256:<64 lowercase hex>` digest of `bytes`.
-pub fn sha256(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let mut text = String::with_capacity(7 + 64);
-    text.push_str("sha256:");
-    for byte in digest {
-        text.push_str(&format!("{byte:02x}"));
-    }
-    text
-}
-
-fn is_digest(text: &str) -> bool {
-    text.strip_prefix("sha256:").is_some_and(|hex| {
-        hex.len() == 64
-            && hex
-                .bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-    })
-}
 
 /// One released version: its frozen files and their digests.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -161,7 +140,11 @@ impl Manifest {
                 };
                 let valid: Vec<String> = history
                     .iter()
-                    .filter_map(|digest| digest.as_str().filter(|digest| is_digest(digest)))
+                    .filter_map(|digest| {
+                        digest
+                            .as_str()
+                            .filter(|digest| cgp_schema::digest::is_well_formed(digest))
+                    })
                     .map(str::to_owned)
                     .collect();
                 match valid.split_last() {
@@ -263,7 +246,7 @@ impl Manifest {
     ) -> Result<Blessing, String> {
         let digests: BTreeMap<String, String> = files
             .iter()
-            .map(|(path, text)| (path.clone(), sha256(text.as_bytes())))
+            .map(|(path, text)| (path.clone(), cgp_schema::digest::of(text.as_bytes())))
             .collect();
         if let Some(existing) = self.release(version) {
             if existing.files == digests {
@@ -331,7 +314,7 @@ impl Manifest {
         }
         let mut changed = Vec::new();
         for (path, text) in files {
-            let digest = sha256(text.as_bytes());
+            let digest = cgp_schema::digest::of(text.as_bytes());
             let Some(current) = release.files.get_mut(path) else {
                 continue;
             };
@@ -364,12 +347,14 @@ impl Manifest {
                 path: path.to_owned(),
                 version: release.version.clone(),
             }),
-            Some(bytes) if sha256(bytes) != expected => Err(FrozenProblem::Changed {
-                path: path.to_owned(),
-                version: release.version.clone(),
-                recorded: expected.to_owned(),
-                found: sha256(bytes),
-            }),
+            Some(bytes) if cgp_schema::digest::of(bytes) != expected => {
+                Err(FrozenProblem::Changed {
+                    path: path.to_owned(),
+                    version: release.version.clone(),
+                    recorded: expected.to_owned(),
+                    found: cgp_schema::digest::of(bytes),
+                })
+            }
             Some(_) => Ok(()),
         }
     }

@@ -150,9 +150,9 @@ fn a_reissue_keeps_every_digest_a_file_had() {
     assert_eq!(
         release.history(path),
         vec![
-            sha256(b"a").as_str(),
-            sha256(b"b").as_str(),
-            sha256(b"c").as_str()
+            cgp_schema::digest::of(b"a").as_str(),
+            cgp_schema::digest::of(b"b").as_str(),
+            cgp_schema::digest::of(b"c").as_str()
         ]
     );
     assert_eq!(manifest.verify(path, Some(b"c")), Ok(()));
@@ -171,7 +171,7 @@ fn a_reissue_keeps_every_digest_a_file_had() {
     // The form before re-issues (one digest a file) still reads.
     let legacy = format!(
         "{{\"releases\": [{{\"version\": \"demo/1.0\", \"files\": {{\"{path}\": \"{}\"}}}}]}}",
-        sha256(b"a")
+        cgp_schema::digest::of(b"a")
     );
     let read = Manifest::parse("m.json", &legacy).expect("legacy form");
     assert_eq!(read.verify(path, Some(b"a")), Ok(()));
@@ -204,15 +204,15 @@ fn frozen_files_must_keep_their_bytes() {
         FrozenProblem::Changed {
             path: path.into(),
             version: version("demo/1.0"),
-            recorded: sha256(b"abc"),
-            found: sha256(b"abd"),
+            recorded: cgp_schema::digest::of(b"abc"),
+            found: cgp_schema::digest::of(b"abd"),
         }
     );
     assert_eq!(
         changed.to_string(),
         format!(
             "{path}: changed, but demo/1.0 is released and this file is frozen (manifest sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad, file {}); bump the version in the schemas instead, or re-issue it with `cargo xtask release` if its verdicts are unchanged",
-            sha256(b"abd")
+            cgp_schema::digest::of(b"abd")
         )
     );
 }
