@@ -5,7 +5,7 @@
 //! speaking the harness protocol: one JSON case per line in, one answer per
 //! line out.
 
-use crate::{Outcome, repo_root};
+use crate::Outcome;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -65,7 +65,7 @@ fn module_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
 /// Builds `cmd/<command>` into `target/go-module/<digest>/<command>`, unless
 /// a build of exactly these files is there.
 fn build(command: &str) -> Result<PathBuf, String> {
-    let module = repo_root().join(cgp_codegen::go::GO_DIR);
+    let module = cgp_test_support::repo().join(cgp_codegen::go::GO_DIR);
     let mut files = Vec::new();
     module_files(&module, &mut files)?;
     let mut contents = Vec::new();
@@ -75,7 +75,7 @@ fn build(command: &str) -> Result<PathBuf, String> {
             .extend(std::fs::read(file).map_err(|error| format!("{}: {error}", file.display()))?);
     }
     let digest = cgp_schema::digest::of(&contents);
-    let builds = repo_root().join("target/go-module");
+    let builds = cgp_test_support::repo().join("target/go-module");
     let out = builds.join(
         digest
             .trim_start_matches("sha256:")

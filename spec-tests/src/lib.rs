@@ -14,19 +14,12 @@ use cgp_gates::corpus::{self, Example};
 use cgp_schema::{Bundle, Profile, SchemaSet};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use std::path::{Path, PathBuf};
-
-/// The repository root.
-pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default()
-}
+use std::path::Path;
 
 /// The SPEC.md corpus.
 pub fn examples() -> Vec<Example> {
-    let text = std::fs::read_to_string(repo_root().join("SPEC.md")).expect("SPEC.md is readable");
+    let text = std::fs::read_to_string(cgp_test_support::repo().join("SPEC.md"))
+        .expect("SPEC.md is readable");
     corpus::extract("SPEC.md", &text)
         .unwrap_or_else(|problems| panic!("SPEC.md corpus: {problems}"))
 }
@@ -43,7 +36,7 @@ pub fn write_cases(examples: &[Example], path: &Path) {
 
 /// The checked schemas.
 pub fn schema_set() -> SchemaSet {
-    SchemaSet::load(&repo_root().join("schema"), "schema")
+    SchemaSet::load(&cgp_test_support::repo().join("schema"), "schema")
         .unwrap_or_else(|problems| panic!("{problems}"))
 }
 

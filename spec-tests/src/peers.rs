@@ -67,7 +67,7 @@ pub const PYTHON_SETUPTOOLS: &str = "setuptools==80.9.0";
 pub fn dir() -> PathBuf {
     std::env::var_os("CGP_PEERS_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| crate::repo_root().join("target/peers"))
+        .unwrap_or_else(|| cgp_test_support::repo().join("target/peers"))
 }
 
 /// The directory to put on `PYTHONPATH`.

@@ -2,14 +2,14 @@
 //! as a decoder the differential tests compare: many texts, one `python3`
 //! process.
 
-use crate::{Outcome, repo_root};
+use crate::Outcome;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
 /// `python3` running `spec-tests/peers/<script>` with the package importable.
 /// No bytecode is written: `generated/` holds only what codegen writes.
 fn python(script: &str) -> Command {
-    let root = repo_root();
+    let root = cgp_test_support::repo();
     let mut command = Command::new("python3");
     command
         .arg(root.join("spec-tests/peers").join(script))

@@ -3,7 +3,7 @@
 //! then fed any number of lines through one node process running the
 //! package's own harness program (`test/harness.mjs`).
 
-use crate::{Outcome, peers, repo_root};
+use crate::{Outcome, peers};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -23,7 +23,7 @@ pub fn built_package() -> Result<&'static Path, String> {
 /// into place, so concurrent test processes never see half a build.
 fn build() -> Result<PathBuf, String> {
     let modules = peers::ensure_typescript()?;
-    let package = repo_root().join(cgp_codegen::typescript::TYPESCRIPT_DIR);
+    let package = cgp_test_support::repo().join(cgp_codegen::typescript::TYPESCRIPT_DIR);
     let mut sources = Vec::new();
     for file in ["package.json", "tsconfig.json"] {
         sources.push(package.join(file));
@@ -42,7 +42,7 @@ fn build() -> Result<PathBuf, String> {
         );
     }
     let digest = cgp_schema::digest::of(&contents);
-    let builds = repo_root().join("target/typescript-package");
+    let builds = cgp_test_support::repo().join("target/typescript-package");
     let out = builds.join(
         digest
             .trim_start_matches("sha256:")
@@ -90,7 +90,7 @@ pub fn harness() -> Result<PathBuf, String> {
         .parent()
         .and_then(Path::parent)
         .ok_or_else(|| format!("{}: no build directory", entry.display()))?;
-    let sources = repo_root()
+    let sources = cgp_test_support::repo()
         .join(cgp_codegen::typescript::TYPESCRIPT_DIR)
         .join("test");
     std::fs::create_dir_all(built.join("test"))
@@ -164,7 +164,7 @@ fn run_on_lines(
     argument: &Path,
     lines: &[String],
 ) -> Result<std::process::Output, String> {
-    let cases = repo_root().join(format!(
+    let cases = cgp_test_support::repo().join(format!(
         "target/typescript-package/cases-{}-{:?}.json",
         std::process::id(),
         std::thread::current().id()
@@ -175,7 +175,11 @@ fn run_on_lines(
     )
     .map_err(|error| format!("{}: {error}", cases.display()))?;
     let output = Command::new("node")
-        .arg(repo_root().join("spec-tests/peers").join(script))
+        .arg(
+            cgp_test_support::repo()
+                .join("spec-tests/peers")
+                .join(script),
+        )
         .arg(argument)
         .arg(&cases)
         .output()

@@ -17,7 +17,7 @@
 
 use cgp_gates::corpus::Example;
 use cgp_schema::Profile;
-use spec_tests::{examples, peers, repo_root, schema_set, write_cases};
+use spec_tests::{examples, peers, schema_set, write_cases};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
@@ -68,7 +68,8 @@ fn cannot_express(example: &Example, profile: Profile) -> Option<&'static str> {
 fn pydantic_models_of_both_bundles_give_the_corpus_verdicts_where_pydantic_can_express_them() {
     let python = peers::ensure_datamodel_codegen().unwrap_or_else(|problem| panic!("{problem}"));
     let version = schema_set().version;
-    let scratch = std::env::temp_dir().join(format!("cgp-pydantic-{}", std::process::id()));
+    let scratch_scratch = cgp_test_support::Scratch::new("pydantic");
+    let scratch = scratch_scratch.path().to_path_buf();
     std::fs::create_dir_all(&scratch).expect("scratch directory");
     // Texts Python's parser cannot read at all (a lone surrogate) say nothing
     // about the models.
@@ -78,11 +79,12 @@ fn pydantic_models_of_both_bundles_give_the_corpus_verdicts_where_pydantic_can_e
         .collect();
     let cases_path = scratch.join("cases.json");
     write_cases(&examples, &cases_path);
-    let driver = repo_root().join("spec-tests/peers/pydantic_corpus.py");
+    let driver = cgp_test_support::repo().join("spec-tests/peers/pydantic_corpus.py");
     let mut failures = Vec::new();
     let mut tolerated = 0;
     for profile in Profile::ALL {
-        let bundle = repo_root().join(cgp_codegen::plan::published_path(&version, profile));
+        let bundle =
+            cgp_test_support::repo().join(cgp_codegen::plan::published_path(&version, profile));
         let models = scratch.join(format!("{profile}_models.py"));
         let mut args = vec![
             "-m",
@@ -119,7 +121,6 @@ fn pydantic_models_of_both_bundles_give_the_corpus_verdicts_where_pydantic_can_e
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&scratch);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(
         tolerated > 0,

@@ -4,14 +4,14 @@
 //! the package's `tsconfig.json`) and `mypy --strict` (pinned, under
 //! `target/peers`).
 
-use spec_tests::{peers, repo_root};
+use spec_tests::peers;
 use std::process::Command;
 
 #[test]
 #[ignore = "full tier"]
 fn the_python_package_passes_mypy_strict() {
     let mypy = peers::ensure_mypy().unwrap_or_else(|problem| panic!("{problem}"));
-    let package = repo_root().join("generated/python");
+    let package = cgp_test_support::repo().join("generated/python");
     let output = Command::new("python3")
         .args([
             "-m",
@@ -38,8 +38,10 @@ fn the_python_package_passes_mypy_strict() {
 #[test]
 #[ignore = "full tier"]
 fn the_typescript_package_passes_tsc_strict() {
-    let config = std::fs::read_to_string(repo_root().join("generated/typescript/tsconfig.json"))
-        .expect("the package's tsconfig.json");
+    let config = std::fs::read_to_string(
+        cgp_test_support::repo().join("generated/typescript/tsconfig.json"),
+    )
+    .expect("the package's tsconfig.json");
     assert!(config.contains("\"strict\": true"), "{config}");
     // Builds with the pinned tsc and fails on any diagnostic.
     let entry =

@@ -5,8 +5,8 @@
 //! limits README's Go section states.
 
 use cgp_schema::Profile;
+use spec_tests::examples;
 use spec_tests::go::go_command;
-use spec_tests::{examples, repo_root};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -31,7 +31,7 @@ fn tools() -> PathBuf {
 
 fn bundle_path(profile: Profile) -> PathBuf {
     let version = spec_tests::schema_set().version;
-    repo_root().join(format!(
+    cgp_test_support::repo().join(format!(
         "generated/schema/{}/{}.schema.json",
         version.slug(),
         match profile {
@@ -43,7 +43,9 @@ fn bundle_path(profile: Profile) -> PathBuf {
 
 /// A scratch module `target/go-generators/<name>` holding `files`.
 fn scratch_module(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = repo_root().join("target/go-generators").join(name);
+    let dir = cgp_test_support::repo()
+        .join("target/go-generators")
+        .join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch module");
     std::fs::write(dir.join("go.mod"), "module models\n\ngo 1.22\n").expect("go.mod");
@@ -76,7 +78,8 @@ fn go_build(dir: &Path) -> (bool, String) {
 fn go_jsonschema_has_no_envelope_type_and_its_output_does_not_compile() {
     let tools = tools();
     for profile in [Profile::Interop, Profile::Strict] {
-        let out = repo_root().join(format!("target/go-generators/go-jsonschema-{profile:?}.go"));
+        let out = cgp_test_support::repo()
+            .join(format!("target/go-generators/go-jsonschema-{profile:?}.go"));
         std::fs::create_dir_all(out.parent().expect("a parent")).expect("target");
         let (ok, report) = run(Command::new(tools.join("bin/go-jsonschema"))
             .args(["-p", "main", "-o"])
@@ -175,7 +178,8 @@ fn quicktype_merges_the_variants_and_encoding_json_parts_from_the_reference() {
         .collect();
     lines.extend(PROBES.iter().map(|(line, _)| (*line).to_owned()));
     for profile in [Profile::Interop, Profile::Strict] {
-        let out = repo_root().join(format!("target/go-generators/quicktype-{profile:?}.go"));
+        let out =
+            cgp_test_support::repo().join(format!("target/go-generators/quicktype-{profile:?}.go"));
         std::fs::create_dir_all(out.parent().expect("a parent")).expect("target");
         let (ok, report) = run(Command::new(tools.join("node/node_modules/.bin/quicktype"))
             .args(["--lang", "go", "--src-lang", "schema", "--package", "main"])

@@ -3,10 +3,10 @@
 //! vectors and the fuzz target's seeds (or, before the vectors exist, fails
 //! saying where it looked).
 
-use spec_tests::{go::go_command, repo_root};
+use spec_tests::go::go_command;
 
 fn module() -> std::path::PathBuf {
-    repo_root().join(cgp_codegen::go::GO_DIR)
+    cgp_test_support::repo().join(cgp_codegen::go::GO_DIR)
 }
 
 fn run(program: &str, args: &[&str]) -> (bool, String) {
@@ -41,7 +41,7 @@ fn go_module_is_gofmt_clean_and_vet_clean() {
 #[ignore = "full tier"]
 fn go_test_runs_the_conformance_vectors_and_the_fuzz_seeds() {
     let (ok, report) = run("go", &["test", "-count=1", "-v", "./..."]);
-    let vectors = repo_root().join("generated/vectors");
+    let vectors = cgp_test_support::repo().join("generated/vectors");
     if vectors.is_dir() {
         assert!(ok, "go test:\n{report}");
         assert!(

@@ -11,7 +11,7 @@
 //! global `Error` inside the generated module.
 
 use cgp_schema::Profile;
-use spec_tests::{examples, peers, repo_root};
+use spec_tests::{examples, peers};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
@@ -102,7 +102,7 @@ fn compile(modules: &Path, file: &Path) -> Compiled {
 fn json_schema_to_typescript_names_each_schema_once_and_its_types_hold_the_corpus() {
     let modules = peers::ensure_typescript().unwrap_or_else(|error| panic!("{error}"));
     let generator = modules.join("json-schema-to-typescript/dist/src/cli.js");
-    let scratch = repo_root()
+    let scratch = cgp_test_support::repo()
         .join("target/json-schema-to-typescript")
         .join(std::process::id().to_string());
     let _ = std::fs::remove_dir_all(&scratch);
@@ -114,7 +114,8 @@ fn json_schema_to_typescript_names_each_schema_once_and_its_types_hold_the_corpu
     let mut failures = Vec::new();
     let mut report = Vec::new();
     for profile in Profile::ALL {
-        let bundle_path = repo_root().join(cgp_codegen::plan::published_path(&version, profile));
+        let bundle_path =
+            cgp_test_support::repo().join(cgp_codegen::plan::published_path(&version, profile));
         let bundle: serde_json::Value = serde_json::from_str(
             &std::fs::read_to_string(&bundle_path).expect("the published bundle"),
         )

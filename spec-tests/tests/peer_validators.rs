@@ -9,7 +9,7 @@
 
 use cgp_check::Validator;
 use cgp_schema::Profile;
-use spec_tests::{bundle, examples, peers, repo_root, write_cases};
+use spec_tests::{bundle, examples, peers, write_cases};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
@@ -23,7 +23,11 @@ fn run_peer(
 ) -> BTreeMap<String, bool> {
     let (key, path) = env;
     let output = Command::new(program)
-        .arg(repo_root().join("spec-tests/peers").join(script))
+        .arg(
+            cgp_test_support::repo()
+                .join("spec-tests/peers")
+                .join(script),
+        )
         .arg(bundle)
         .arg(cases)
         .env(key, path)
@@ -43,7 +47,8 @@ fn run_peer(
 fn python_jsonschema_and_ajv_agree_with_the_corpus_under_both_profiles() {
     let base = peers::ensure_installed().unwrap_or_else(|problem| panic!("{problem}"));
     let examples = examples();
-    let scratch = std::env::temp_dir().join(format!("cgp-peers-{}", std::process::id()));
+    let scratch_scratch = cgp_test_support::Scratch::new("peers");
+    let scratch = scratch_scratch.path().to_path_buf();
     std::fs::create_dir_all(&scratch).expect("scratch directory");
     // A text no JSON parser of ours reads (a lone surrogate, 1e400, a byte-order
     // mark) has no value to validate: other languages' parsers read it each their
@@ -119,6 +124,5 @@ fn python_jsonschema_and_ajv_agree_with_the_corpus_under_both_profiles() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&scratch);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 fn folder() -> PathBuf {
     let version: cgp_schema::ProtocolVersion =
         cgp_types::PROTOCOL_VERSION.parse().expect("version");
-    spec_tests::repo_root()
+    cgp_test_support::repo()
         .join(cgp_codegen::vectors::VECTORS_DIR)
         .join(version.slug())
 }

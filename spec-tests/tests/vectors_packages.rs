@@ -15,7 +15,7 @@ use std::time::Duration;
 fn vectors_dir() -> PathBuf {
     let version: cgp_schema::ProtocolVersion =
         cgp_types::PROTOCOL_VERSION.parse().expect("version");
-    spec_tests::repo_root()
+    cgp_test_support::repo()
         .join(cgp_codegen::vectors::VECTORS_DIR)
         .join(version.slug())
 }
@@ -69,7 +69,7 @@ fn f32_overflow() -> Vec<String> {
 #[test]
 #[ignore = "full tier"]
 fn the_python_package_runs_the_vectors_with_unittest_and_its_harness() {
-    let package = spec_tests::repo_root().join("generated/python");
+    let package = cgp_test_support::repo().join("generated/python");
     let output = Command::new("python3")
         .args(["-m", "unittest", "discover", "-s", "tests"])
         .current_dir(&package)

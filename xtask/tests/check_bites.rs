@@ -5,9 +5,10 @@
 
 mod support;
 
+use cgp_test_support::copy_dir;
 use serde_json::Value;
 use std::process::Command;
-use support::{Tree, Versions, assert_reports, copy_dir, repo};
+use support::{Tree, Versions, assert_reports, repo};
 
 /// Runs `cargo xtask check` on the copy: (succeeded, stderr).
 fn check(tree: &Tree) -> (bool, String) {

@@ -27,7 +27,7 @@ fn main() -> ExitCode {
 }
 
 fn run() -> Result<(), String> {
-    let repo = spec_tests::repo_root();
+    let repo = cgp_test_support::repo();
     let mut config = Config {
         work: repo.join("target/bench"),
         repo,

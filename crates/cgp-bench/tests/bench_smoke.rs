@@ -7,8 +7,9 @@ use cgp_bench::{self as bench, Config, Decoders, Measure, Sample};
 #[test]
 #[ignore = "full tier"]
 fn the_bench_runs_on_a_small_transcript_and_renders_its_table() {
-    let repo = spec_tests::repo_root();
-    let work = std::env::temp_dir().join(format!("cgp-bench-smoke-{}", std::process::id()));
+    let repo = cgp_test_support::repo();
+    let work_scratch = cgp_test_support::Scratch::new("bench-smoke");
+    let work = work_scratch.path().to_path_buf();
     let config = Config {
         repo: repo.clone(),
         work: work.clone(),
@@ -99,21 +100,21 @@ fn the_bench_runs_on_a_small_transcript_and_renders_its_table() {
         "{again}"
     );
     assert!(again.ends_with("What the profile showed.\n"), "{again}");
-    let _ = std::fs::remove_dir_all(&work);
 }
 
 /// Copies of every schema file, with variants that reach them, pass the
 /// loader's lints, bundle and compile.
 #[test]
 fn scaled_schemas_load() {
-    let work = std::env::temp_dir().join(format!("cgp-bench-scaled-{}", std::process::id()));
-    let real = bench::scaled_tree(&spec_tests::repo_root(), &work.join("x1"), 1).expect("x1");
+    let work_scratch = cgp_test_support::Scratch::new("bench-scaled");
+    let work = work_scratch.path().to_path_buf();
+    let real = bench::scaled_tree(&cgp_test_support::repo(), &work.join("x1"), 1).expect("x1");
     let (files, bytes) =
-        bench::scaled_tree(&spec_tests::repo_root(), &work.join("x3"), 3).expect("x3");
+        bench::scaled_tree(&cgp_test_support::repo(), &work.join("x3"), 3).expect("x3");
     assert_eq!(files, 1 + (real.0 - 1) * 3);
     assert!(bytes > real.1 * 2, "{bytes} vs {}", real.1);
     // The count comes from the schemas, never a literal: the protocol grows.
-    let repo = spec_tests::repo_root();
+    let repo = cgp_test_support::repo();
     let variants = cgp_schema::SchemaSet::load(&repo.join("schema"), "schema")
         .expect("the schemas load")
         .variants
@@ -126,5 +127,4 @@ fn scaled_schemas_load() {
         bench::load_scaled(&work.join("x3")).expect("x3 loads"),
         3 * variants
     );
-    let _ = std::fs::remove_dir_all(&work);
 }

@@ -6,11 +6,8 @@
 #[allow(dead_code)]
 mod targets;
 
-use std::path::{Path, PathBuf};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use cgp_test_support::repo;
+use std::path::PathBuf;
 
 fn replay(target: &str, run: impl Fn(&[u8])) {
     let dir = repo().join("fuzz/corpus").join(target);

@@ -8,7 +8,8 @@ use cgp_bench::{self as bench, CliFormat, Corpus};
 fn the_bench_times_cgp_validate_with_one_and_two_jobs() {
     let mut text = Vec::new();
     cgp_bench::transcript::write(&mut text, 300_000, 5).expect("transcript");
-    let path = std::env::temp_dir().join(format!("cgp-bench-cli-{}.ndjson", std::process::id()));
+    let path_scratch = cgp_test_support::Scratch::new("bench-cli");
+    let path = path_scratch.join("transcript.ndjson");
     std::fs::write(&path, &text).expect("write transcript");
     let corpus = Corpus::new(text);
     let cgp = std::path::Path::new(env!("CARGO_BIN_EXE_cgp"));
@@ -20,5 +21,4 @@ fn the_bench_times_cgp_validate_with_one_and_two_jobs() {
             assert!(figure.seconds > 0.0);
         }
     }
-    let _ = std::fs::remove_file(&path);
 }

@@ -2,28 +2,11 @@
 //! is read with git at the ref (nothing checked out), or is a version cgp
 //! embeds; a missing ref or a tree without schemas exits 2 with the reason.
 
+use cgp_test_support::{copy_dir, git};
 use std::path::Path;
 use std::process::{Command, Output};
 
 const SCHEMA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../schema");
-
-fn git(dir: &Path, args: &[&str]) {
-    let status = Command::new("git")
-        .current_dir(dir)
-        .args([
-            "-c",
-            "user.name=cgp test",
-            "-c",
-            "user.email=cgp@example.invalid",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .stdout(std::process::Stdio::null())
-        .status()
-        .expect("git runs");
-    assert!(status.success(), "git {args:?}");
-}
 
 fn cgp_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cgp"))
@@ -31,19 +14,6 @@ fn cgp_in(dir: &Path, args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("cgp runs")
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read dir") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).expect("copy");
-        }
-    }
 }
 
 /// A repository whose first commit has only a README, whose second adds

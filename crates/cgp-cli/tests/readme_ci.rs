@@ -4,42 +4,12 @@
 //! the test provider standing in for `./their-provider`. Each must succeed, and
 //! what it writes must be what the section says.
 
+use cgp_test_support::{copy_dir, git};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const PROVIDER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/providers/provider.py");
 const REPO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
-
-fn git(dir: &Path, args: &[&str]) {
-    let status = Command::new("git")
-        .current_dir(dir)
-        .args([
-            "-c",
-            "user.name=cgp test",
-            "-c",
-            "user.email=cgp@example.invalid",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .stdout(std::process::Stdio::null())
-        .status()
-        .expect("git runs");
-    assert!(status.success(), "git {args:?}");
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read dir") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).expect("copy");
-        }
-    }
-}
 
 /// The commands of the section's `sh` blocks, in order.
 fn commands() -> Vec<String> {

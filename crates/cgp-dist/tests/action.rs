@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn root() -> PathBuf {
-    spec_tests::repo_root()
+    cgp_test_support::repo()
 }
 
 #[test]

@@ -72,7 +72,7 @@ fn exercise(root: &Path, path: &OsString, home: &Path) {
 #[test]
 #[ignore = "full tier"]
 fn the_wheel_and_the_npm_packages_install_a_working_cgp_without_rust() {
-    let root = spec_tests::repo_root();
+    let root = cgp_test_support::repo();
     let written = cgp_dist::dist(&root).expect("cargo xtask dist");
     let find = |suffix: &str| -> PathBuf {
         written

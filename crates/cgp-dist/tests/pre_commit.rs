@@ -16,7 +16,7 @@ fn path_without_rust() -> OsString {
 
 #[test]
 fn the_hook_file_names_the_pinned_wheel() {
-    let root = spec_tests::repo_root();
+    let root = cgp_test_support::repo();
     let hooks = std::fs::read_to_string(root.join(".pre-commit-hooks.yaml")).expect("hooks");
     assert!(hooks.contains("- id: cgp-validate\n"));
     assert!(hooks.contains("entry: cgp validate\n"));
@@ -32,7 +32,7 @@ fn the_hook_file_names_the_pinned_wheel() {
 #[test]
 #[ignore = "full tier"]
 fn try_repo_passes_valid_transcripts_and_fails_invalid_ones() {
-    let root = spec_tests::repo_root();
+    let root = cgp_test_support::repo();
     cgp_dist::dist(&root).expect("cargo xtask dist");
     let (python, wheels) = spec_tests::peers::ensure_pre_commit().expect("pre-commit");
     let scratch = root.join("target/pre-commit-test");

@@ -4,12 +4,9 @@
 
 use cgp_gates::sync::{Inputs, Mismatch, MismatchKind, RustSource, compare};
 use cgp_schema::{Bundle, Profile, SchemaSet};
+use cgp_test_support::repo;
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use std::path::Path;
 
 struct Case {
     set: SchemaSet,

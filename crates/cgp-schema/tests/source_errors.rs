@@ -219,14 +219,13 @@ fn an_id_that_disagrees_with_the_path_is_named() {
 
 #[test]
 fn a_symlink_in_the_schema_root_is_refused() {
-    let root = std::env::temp_dir().join(format!("cgp-symlink-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
+    let root_scratch = cgp_test_support::Scratch::new("symlink");
+    let root = root_scratch.path().to_path_buf();
     std::fs::create_dir_all(root.join("types")).expect("dir");
     std::os::unix::fs::symlink(&root, root.join("types/loop")).expect("symlink");
     let report = read_schema_dir(&root, "schema")
         .expect_err("refused")
         .to_string();
-    let _ = std::fs::remove_dir_all(&root);
     assert_eq!(
         report,
         "schema/types/loop: is a symbolic link; schema files must be regular files inside the schema root"
@@ -237,8 +236,8 @@ fn a_symlink_in_the_schema_root_is_refused() {
 /// memory: both are refused without being read.
 #[test]
 fn a_pipe_and_an_oversized_schema_file_are_refused_unread() {
-    let root = std::env::temp_dir().join(format!("cgp-special-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
+    let root_scratch = cgp_test_support::Scratch::new("special");
+    let root = root_scratch.path().to_path_buf();
     std::fs::create_dir_all(root.join("types")).expect("dir");
     let made = std::process::Command::new("mkfifo")
         .arg(root.join("types/pipe.schema.json"))
@@ -251,7 +250,6 @@ fn a_pipe_and_an_oversized_schema_file_are_refused_unread() {
     let report = read_schema_dir(&root, "schema")
         .expect_err("refused")
         .to_string();
-    let _ = std::fs::remove_dir_all(&root);
     assert_eq!(
         report,
         "schema/huge.schema.json: cannot read: larger than 16777216 bytes, the most a schema file may have\n\
@@ -261,14 +259,13 @@ fn a_pipe_and_an_oversized_schema_file_are_refused_unread() {
 
 #[test]
 fn a_stray_file_is_refused_rather_than_skipped() {
-    let root = std::env::temp_dir().join(format!("cgp-stray-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
+    let root_scratch = cgp_test_support::Scratch::new("stray");
+    let root = root_scratch.path().to_path_buf();
     std::fs::create_dir_all(&root).expect("dir");
     std::fs::write(root.join("notes.json"), "{}").expect("write");
     let report = read_schema_dir(&root, "schema")
         .expect_err("refused")
         .to_string();
-    let _ = std::fs::remove_dir_all(&root);
     assert_eq!(
         report,
         "schema/notes.json: is not a schema file: every file under the schema root must end in `.schema.json`"

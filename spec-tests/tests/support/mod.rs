@@ -102,7 +102,7 @@ pub fn examples_the_reference_knows() -> (Vec<cgp_gates::corpus::Example>, usize
         return (all, 0);
     }
     let version: ProtocolVersion = reference.parse().expect("the reference's version");
-    let path = spec_tests::repo_root().join(cgp_codegen::plan::published_path(
+    let path = cgp_test_support::repo().join(cgp_codegen::plan::published_path(
         &version,
         Profile::Interop,
     ));

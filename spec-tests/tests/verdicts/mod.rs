@@ -25,7 +25,7 @@ pub fn judges() -> &'static [Judges; 2] {
         Profile::ALL.map(|profile| {
             let version: ProtocolVersion = cgp_types::PROTOCOL_VERSION.parse().expect("version");
             let path =
-                spec_tests::repo_root().join(cgp_codegen::plan::published_path(&version, profile));
+                cgp_test_support::repo().join(cgp_codegen::plan::published_path(&version, profile));
             let text = std::fs::read_to_string(&path).expect("the published bundle");
             let bundle = Bundle::from_published(&text).expect("a bundle");
             Judges {

@@ -3,28 +3,12 @@
 //! types' sources), edited one way or another, and the xtask binary run on it.
 #![allow(dead_code)]
 
+use cgp_test_support::Scratch;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
-/// The repository root.
-pub fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// Copies a directory recursively.
-pub fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create directory");
-    for entry in std::fs::read_dir(from).expect("read directory") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("file type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy file");
-        }
-    }
-}
+pub use cgp_test_support::repo;
 
 /// What one xtask run printed.
 pub struct Run {
@@ -38,17 +22,18 @@ pub struct Run {
     pub stderr: String,
 }
 
-/// A scratch copy of the tree, removed when dropped.
-pub struct Tree(pub PathBuf);
+/// A scratch copy of the tree (its root, and the scratch directory that holds
+/// it, removed when dropped).
+pub struct Tree(pub PathBuf, Scratch);
 
 impl Tree {
     /// A fresh copy named after the test (`name` keeps parallel tests apart).
     pub fn new(name: &str) -> Self {
-        let root = std::env::temp_dir().join(format!("cgp-xtask-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
+        let scratch = Scratch::new(&format!("xtask-{name}"));
+        let root = scratch.join("tree");
         // The benchmarks' scratch tree at scale 1 is exactly what check reads.
         cgp_bench::scaled_tree(&repo(), &root, 1).expect("copy the tree");
-        Tree(root)
+        Tree(root, scratch)
     }
 
     /// A fresh copy whose working version is released: as committed after a
@@ -139,12 +124,6 @@ impl Tree {
             .position(|line| line.contains(needle))
             .map(|index| index + 1)
             .unwrap_or_else(|| panic!("{needle} not in {file}"))
-    }
-}
-
-impl Drop for Tree {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
