@@ -156,7 +156,7 @@ fn reference_validator(
         cgp_schema::Profile::Interop,
     ));
     let text = std::fs::read_to_string(&path).map_err(|e| io_error(&path, &e))?;
-    let bundle = Bundle::from_published(&text)?;
+    let bundle = Bundle::from_published(&text).map_err(|error| error.to_string())?;
     Validator::new(&bundle)
         .map(Some)
         .map_err(|problems| problems.to_string())
@@ -195,7 +195,7 @@ pub fn run(config: &Config, mut decoders: Decoders) -> Result<Report, String> {
     let bundle_path = config.repo.join(interop_bundle()?);
     let bundle_text =
         std::fs::read_to_string(&bundle_path).map_err(|e| io_error(&bundle_path, &e))?;
-    let bundle = Bundle::from_published(&bundle_text)?;
+    let bundle = Bundle::from_published(&bundle_text).map_err(|error| error.to_string())?;
     let validator = published_validator(&bundle)?;
     let dense = dense_corpus(&bundle, &validator, config.transcript_bytes)?;
     let reference_version = decoders.reference_version.clone();

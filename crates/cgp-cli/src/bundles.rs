@@ -37,7 +37,7 @@ pub fn text(version: &str, profile: Profile) -> Option<&'static str> {
 pub fn validator(version: &str, profile: Profile) -> Result<Validator, String> {
     let text = text(version, profile)
         .ok_or_else(|| format!("no embedded {profile} bundle for {version}"))?;
-    let bundle = Bundle::from_published(text)?;
+    let bundle = Bundle::from_published(text).map_err(|error| error.to_string())?;
     // The single-pass check judges every message; jsonschema explains the
     // rejected ones, so its validators are compiled only when one is.
     Ok(match cgp_validator::for_bundle(version, profile.as_str()) {

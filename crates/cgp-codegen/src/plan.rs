@@ -136,8 +136,9 @@ fn older_versions(
         if version == working || *profile != Profile::Interop {
             continue;
         }
-        let bundle = Bundle::from_published(text)
-            .map_err(|error| Diagnostic::file(published_path(version, Profile::Interop), error))?;
+        let bundle = Bundle::from_published(text).map_err(|error| {
+            Diagnostic::file(published_path(version, Profile::Interop), error.to_string())
+        })?;
         older.push((version.clone(), bundle));
     }
     older.sort_by_key(|(version, _)| version.key());
@@ -310,8 +311,9 @@ fn single_pass_validators(
     let mut frozen = Vec::new();
     for (version, profile, text) in published {
         if version != working {
-            let bundle = Bundle::from_published(text)
-                .map_err(|error| Diagnostic::file(published_path(version, *profile), error))?;
+            let bundle = Bundle::from_published(text).map_err(|error| {
+                Diagnostic::file(published_path(version, *profile), error.to_string())
+            })?;
             frozen.push((version, *profile, frozen_protocol(&bundle)));
         }
     }

@@ -8,7 +8,6 @@
 //! failure: the provider's files need not be on the host's machine.
 
 use cgp_types::Provenance;
-use std::io::Read;
 use std::path::PathBuf;
 
 /// The largest file re-read; a bigger one is left unchecked.
@@ -68,52 +67,25 @@ fn local_path(uri: &str) -> Result<PathBuf, String> {
         .unwrap_or(rest)
         .strip_prefix('/')
         .ok_or_else(|| format!("`{uri}` names another host"))?;
-    let mut decoded = vec![b'/'];
-    let mut bytes = path.bytes();
-    while let Some(byte) = bytes.next() {
-        if byte != b'%' {
-            decoded.push(byte);
-            continue;
-        }
-        let pair = [bytes.next(), bytes.next()];
-        let value = match pair {
-            [Some(high), Some(low)] => std::str::from_utf8(&[high, low])
-                .ok()
-                .and_then(|text| u8::from_str_radix(text, 16).ok()),
-            _ => None,
-        };
-        decoded.push(value.ok_or_else(|| format!("`{uri}` has a bad percent escape"))?);
+    // percent-encoding leaves a malformed escape as it is; a URI with one is
+    // refused instead, as naming no file for sure.
+    let escapes_well_formed = path.split('%').skip(1).all(|after| {
+        after.len() >= 2 && after.bytes().take(2).all(|byte| byte.is_ascii_hexdigit())
+    });
+    if !escapes_well_formed {
+        return Err(format!("`{uri}` has a bad percent escape"));
     }
-    let text = String::from_utf8(decoded).map_err(|_| format!("`{uri}` is not UTF-8"))?;
+    let text = percent_encoding::percent_decode_str(path)
+        .decode_utf8()
+        .map_err(|_| format!("`{uri}` is not UTF-8"))?;
+    let text = format!("/{text}");
     Ok(PathBuf::from(text))
 }
 
 /// The file's bytes, when it is a regular file of at most [`MAX_REREAD_BYTES`].
 fn read_bounded(path: &std::path::Path) -> Result<Vec<u8>, String> {
-    let shown = path.display();
-    // Looked at before opening: opening a FIFO would wait for a writer.
-    let before = std::fs::metadata(path).map_err(|error| format!("{shown}: {error}"))?;
-    if !before.is_file() {
-        return Err(format!("{shown} is not a regular file"));
-    }
-    let file = std::fs::File::open(path).map_err(|error| format!("{shown}: {error}"))?;
-    let metadata = file
-        .metadata()
-        .map_err(|error| format!("{shown}: {error}"))?;
-    if !metadata.is_file() {
-        return Err(format!("{shown} is not a regular file"));
-    }
-    if metadata.len() > MAX_REREAD_BYTES {
-        return Err(format!("{shown} is over {MAX_REREAD_BYTES} bytes"));
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_REREAD_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|error| format!("{shown}: {error}"))?;
-    if bytes.len() as u64 > MAX_REREAD_BYTES {
-        return Err(format!("{shown} is over {MAX_REREAD_BYTES} bytes"));
-    }
-    Ok(bytes)
+    cgp_schema::source::read_regular_file(path, MAX_REREAD_BYTES, "a re-read file")
+        .map_err(|error| format!("{}: {error}", path.display()))
 }
 
 /// The bytes of lines `L<first>` or `L<first>-<last>` (1-based, inclusive, each
@@ -183,8 +155,30 @@ mod tests {
     }
 
     #[test]
+    fn file_uris_decode_percent_escapes_and_refuse_bad_ones() {
+        assert_eq!(
+            local_path("file:///tmp/a%20b%C3%A9.md"),
+            Ok(PathBuf::from("/tmp/a bé.md"))
+        );
+        assert_eq!(local_path("file://localhost/x"), Ok(PathBuf::from("/x")));
+        for bad in ["file:///a%2", "file:///a%zz", "file:///%"] {
+            assert_eq!(
+                local_path(bad),
+                Err(format!("`{bad}` has a bad percent escape"))
+            );
+        }
+        assert_eq!(
+            local_path("file:///a%FF"),
+            Err("`file:///a%FF` is not UTF-8".to_owned())
+        );
+        assert!(local_path("file://elsewhere/x").is_err());
+        assert!(local_path("https://x/y").is_err());
+    }
+
+    #[test]
     fn a_local_file_is_rehashed() {
-        let dir = std::env::temp_dir().join(format!("cgp-reread-{}", std::process::id()));
+        let dir_scratch = cgp_test_support::Scratch::new("reread");
+        let dir = dir_scratch.path().to_path_buf();
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("a b.md");
         std::fs::write(&path, "one\ntwo\n").unwrap();
@@ -227,6 +221,5 @@ mod tests {
                 Reread::Unchecked(_)
             ));
         }
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -28,7 +28,7 @@ mod text;
 pub use schema::{bundle, keywords, model, source, version};
 pub use text::{diagnostic, digest, json_text, mutate, shown};
 
-pub use bundle::{Bundle, Profile};
+pub use bundle::{Bundle, Profile, PublishedBundleError, UnknownProfile};
 pub use diagnostic::{Diagnostic, Diagnostics};
 pub use source::SchemaSet;
 pub use version::ProtocolVersion;

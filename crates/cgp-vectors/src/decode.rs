@@ -8,28 +8,28 @@ use crate::reason::Reason;
 use cgp_types::Envelope;
 
 /// The decoded envelope, or the decoder's message.
-pub fn envelope(transport: Transport, bytes: &[u8]) -> Result<Envelope, String> {
+pub fn envelope(transport: Transport, bytes: &[u8]) -> Result<Envelope, serde_json::Error> {
     match transport {
         Transport::Stdio => {
             let text = String::from_utf8_lossy(bytes);
-            serde_json::from_str(text.trim_end()).map_err(|error| error.to_string())
+            serde_json::from_str(text.trim_end())
         }
-        Transport::Http => serde_json::from_slice(bytes).map_err(|error| error.to_string()),
+        Transport::Http => serde_json::from_slice(bytes),
     }
 }
 
 /// The canonical line of an envelope, without its line feed: compact JSON,
 /// members in declaration order. A non-finite f32 is written `null`, as the
 /// reference encoder writes it.
-pub fn canonical(envelope: &Envelope) -> Result<String, String> {
-    serde_json::to_string(envelope).map_err(|error| error.to_string())
+pub fn canonical(envelope: &Envelope) -> Result<String, serde_json::Error> {
+    serde_json::to_string(envelope)
 }
 
 /// The expected answer for `bytes` on `transport`.
 pub fn expectation(transport: Transport, bytes: &[u8]) -> Decode {
     match envelope(transport, bytes).and_then(|envelope| canonical(&envelope)) {
         Ok(line) => Decode::accepted(line),
-        Err(message) => Decode::rejected(Reason::of_message(&message)),
+        Err(error) => Decode::rejected(Reason::of_message(&error.to_string())),
     }
 }
 

@@ -5,7 +5,7 @@
 use super::Endpoint;
 use std::error::Error as _;
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 use ureq::config::AutoHeaderValue;
@@ -30,24 +30,54 @@ impl fmt::Debug for Roots {
     }
 }
 
+/// Why `--ca-cert`'s file gives no trust anchors.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RootsError {
+    /// The file cannot be read.
+    #[error("cannot read {}: {error}", path.display())]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// What reading it said.
+        error: String,
+    },
+    /// The file is not PEM.
+    #[error("{} is not valid PEM: {error}", path.display())]
+    NotPem {
+        /// The file.
+        path: PathBuf,
+        /// What the PEM reader said.
+        error: String,
+    },
+    /// The file holds no certificate.
+    #[error("{} holds no PEM certificate (-----BEGIN CERTIFICATE-----)", .0.display())]
+    NoCertificate(PathBuf),
+}
+
 impl Roots {
     /// Only the certificates in the PEM file at `path` (other PEM blocks,
     /// such as keys, are skipped). The error names the file and the problem.
-    pub fn from_pem_file(path: &Path) -> Result<Self, String> {
-        let shown = path.display();
-        let pem = std::fs::read(path).map_err(|error| format!("cannot read {shown}: {error}"))?;
+    pub fn from_pem_file(path: &Path) -> Result<Self, RootsError> {
+        let at = path.to_path_buf();
+        let pem = std::fs::read(path).map_err(|error| RootsError::Unreadable {
+            path: at.clone(),
+            error: error.to_string(),
+        })?;
         let mut certificates = Vec::new();
         for item in ureq::tls::parse_pem(&pem) {
             match item {
                 Ok(PemItem::Certificate(certificate)) => certificates.push(certificate),
                 Ok(_) => {}
-                Err(error) => return Err(format!("{shown} is not valid PEM: {error}")),
+                Err(error) => {
+                    return Err(RootsError::NotPem {
+                        path: at,
+                        error: error.to_string(),
+                    });
+                }
             }
         }
         if certificates.is_empty() {
-            return Err(format!(
-                "{shown} holds no PEM certificate (-----BEGIN CERTIFICATE-----)"
-            ));
+            return Err(RootsError::NoCertificate(at));
         }
         Ok(Roots {
             private: Some(Arc::new(certificates)),

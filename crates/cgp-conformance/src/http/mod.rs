@@ -16,8 +16,8 @@
 mod client;
 mod secrets;
 
-pub use client::Roots;
-pub use secrets::{Bearer, Header};
+pub use client::{Roots, RootsError};
+pub use secrets::{Bearer, CredentialError, Header};
 
 use super::{Peer, Received};
 use cgp_types::MAX_LINE_BYTES;

@@ -8,6 +8,36 @@
 
 use std::fmt;
 
+/// Why a credential or header is refused before anything is sent. No variant
+/// holds a secret: a bearer token or a secret header's value is never
+/// repeated.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CredentialError {
+    /// The bearer token is empty.
+    #[error("the bearer token is empty")]
+    EmptyBearer,
+    /// The bearer token is not token68.
+    #[error(
+        "the bearer token is not an RFC 6750 token68 (letters, digits and -._~+/, then any =); nothing was sent"
+    )]
+    BearerNotToken68,
+    /// A plain header's text has no colon.
+    #[error("`{0}` is not `Name: value`")]
+    NotNameValue(String),
+    /// A header name with a character a name cannot have.
+    #[error("`{0}` is not a header name (letters, digits and !#$%&'*+-.^_`|~)")]
+    BadName(String),
+    /// A header `cgp check` sets itself.
+    #[error("cgp check sets `{0}` itself; it cannot be given as a header")]
+    Reserved(String),
+    /// The named header's value is empty.
+    #[error("the value of `{0}` is empty")]
+    EmptyValue(String),
+    /// The named header's value holds a line break or a control character.
+    #[error("the value of `{0}` may hold only visible ASCII, spaces and tabs (no line breaks)")]
+    BadValue(String),
+}
+
 /// A bearer token, sent as `Authorization: Bearer <token>` and never shown:
 /// `Debug` and `Display` print `Bearer(<redacted>)`.
 #[derive(Clone, PartialEq, Eq)]
@@ -18,9 +48,9 @@ impl Bearer {
     /// digits and `-._~+/`, then any `=`. Anything else is refused, so that
     /// no character of it needs quoting in a header or escaping in an echo.
     /// The error does not repeat the token.
-    pub fn new(token: String) -> Result<Self, String> {
+    pub fn new(token: String) -> Result<Self, CredentialError> {
         if token.is_empty() {
-            return Err("the bearer token is empty".into());
+            return Err(CredentialError::EmptyBearer);
         }
         let body = token.trim_end_matches('=');
         let token68 = !body.is_empty()
@@ -28,10 +58,7 @@ impl Bearer {
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b));
         if !token68 {
-            return Err(
-                "the bearer token is not an RFC 6750 token68 (letters, digits and -._~+/, then any =); nothing was sent"
-                    .into(),
-            );
+            return Err(CredentialError::BearerNotToken68);
         }
         Ok(Bearer(token))
     }
@@ -72,44 +99,38 @@ pub struct Header {
 
 impl Header {
     /// A plain header from `Name: value`.
-    pub fn plain(text: &str) -> Result<Self, String> {
+    pub fn plain(text: &str) -> Result<Self, CredentialError> {
         let (name, value) = text
             .split_once(':')
-            .ok_or_else(|| format!("`{text}` is not `Name: value`"))?;
+            .ok_or_else(|| CredentialError::NotNameValue(text.to_owned()))?;
         Header::checked(name.trim(), value.trim(), false)
     }
 
     /// A secret header: `name` with `value` read from the environment. The
     /// error names the header, never the value.
-    pub fn secret(name: &str, value: &str) -> Result<Self, String> {
+    pub fn secret(name: &str, value: &str) -> Result<Self, CredentialError> {
         Header::checked(name, value.trim(), true)
     }
 
-    fn checked(name: &str, value: &str, secret: bool) -> Result<Self, String> {
+    fn checked(name: &str, value: &str, secret: bool) -> Result<Self, CredentialError> {
         let tchar = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b);
         if name.is_empty() || !name.bytes().all(tchar) {
-            return Err(format!(
-                "`{name}` is not a header name (letters, digits and !#$%&'*+-.^_`|~)"
-            ));
+            return Err(CredentialError::BadName(name.to_owned()));
         }
         if RESERVED
             .iter()
             .any(|reserved| name.eq_ignore_ascii_case(reserved))
         {
-            return Err(format!(
-                "cgp check sets `{name}` itself; it cannot be given as a header"
-            ));
+            return Err(CredentialError::Reserved(name.to_owned()));
         }
         if value.is_empty() {
-            return Err(format!("the value of `{name}` is empty"));
+            return Err(CredentialError::EmptyValue(name.to_owned()));
         }
         if !value
             .bytes()
             .all(|b| b == b' ' || b == b'\t' || b.is_ascii_graphic())
         {
-            return Err(format!(
-                "the value of `{name}` may hold only visible ASCII, spaces and tabs (no line breaks)"
-            ));
+            return Err(CredentialError::BadValue(name.to_owned()));
         }
         Ok(Header {
             name: name.to_owned(),
@@ -276,7 +297,7 @@ mod tests {
         }
         for bad in ["", "=", "a\"b", "a\\b", "a b", "two\r\nlines", "a=b", "é"] {
             let error = Bearer::new(bad.into()).expect_err(bad);
-            assert!(bad.len() < 3 || !error.contains(bad), "{error}");
+            assert!(bad.len() < 3 || !error.to_string().contains(bad), "{error}");
         }
     }
 
@@ -297,7 +318,8 @@ mod tests {
             assert!(Header::plain(bad).is_err(), "{bad}");
         }
         let error = Header::secret("X-Key", "s3cret\nvalue").expect_err("refused");
-        assert!(!error.contains("s3cret"), "{error}");
+        assert_eq!(error, CredentialError::BadValue("X-Key".into()));
+        assert!(!format!("{error} {error:?}").contains("s3cret"), "{error}");
     }
 
     #[test]

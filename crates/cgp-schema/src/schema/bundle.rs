@@ -46,18 +46,35 @@ impl fmt::Display for Profile {
     }
 }
 
+/// A profile name that is neither `interop` nor `strict`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown profile `{0}`; expected `interop` or `strict`")]
+pub struct UnknownProfile(pub String);
+
 impl FromStr for Profile {
-    type Err = String;
+    type Err = UnknownProfile;
 
     fn from_str(name: &str) -> Result<Self, Self::Err> {
         match name {
             "interop" => Ok(Profile::Interop),
             "strict" => Ok(Profile::Strict),
-            other => Err(format!(
-                "unknown profile `{other}`; expected `interop` or `strict`"
-            )),
+            other => Err(UnknownProfile(other.to_owned())),
         }
     }
+}
+
+/// Why a published bundle's text cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum PublishedBundleError {
+    /// The text is not JSON.
+    #[error("the bundle is not JSON: {0}")]
+    NotJson(#[from] serde_json::Error),
+    /// It names no profile.
+    #[error("the bundle has no `x-cgp-profile`")]
+    NoProfile,
+    /// It names a profile there is not.
+    #[error(transparent)]
+    UnknownProfile(#[from] UnknownProfile),
 }
 
 /// Where each part of a bundle came from: bundle pointer prefixes mapped to
@@ -107,13 +124,12 @@ impl Bundle {
     /// A published bundle read back from its JSON text (what `generated/schema/`
     /// holds and `cgp schema` prints). Its profile is its `x-cgp-profile`; source
     /// origins are not known.
-    pub fn from_published(text: &str) -> Result<Bundle, String> {
-        let document: Value = serde_json::from_str(text)
-            .map_err(|error| format!("the bundle is not JSON: {error}"))?;
+    pub fn from_published(text: &str) -> Result<Bundle, PublishedBundleError> {
+        let document: Value = serde_json::from_str(text)?;
         let profile = document
             .get("x-cgp-profile")
             .and_then(Value::as_str)
-            .ok_or("the bundle has no `x-cgp-profile`")?
+            .ok_or(PublishedBundleError::NoProfile)?
             .parse()?;
         Ok(Bundle {
             profile,

@@ -9,15 +9,32 @@ use serde_json::Value;
 /// through data that never ends).
 const MAX_DEPTH: usize = 64;
 
+/// Where a value does not fit a shape, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {why}", shown(at))]
+pub struct Misfit {
+    /// The JSON pointer inside the value (empty for the value itself).
+    pub at: String,
+    /// What does not fit there.
+    pub why: String,
+}
+
+fn misfit(at: &str, why: String) -> Result<(), Misfit> {
+    Err(Misfit {
+        at: at.to_owned(),
+        why,
+    })
+}
+
 impl Protocol {
     /// `Ok` when `value` fits `shape`; otherwise what does not fit, with the JSON
     /// pointer inside `value`.
-    pub fn accepts(&self, shape: &Shape, value: &Value) -> Result<(), String> {
+    pub fn accepts(&self, shape: &Shape, value: &Value) -> Result<(), Misfit> {
         self.fits(shape, value, "", 0)
     }
 
-    fn fits(&self, shape: &Shape, value: &Value, at: &str, depth: usize) -> Result<(), String> {
-        let refuse = |what: String| Err(format!("{}: {what}", shown(at)));
+    fn fits(&self, shape: &Shape, value: &Value, at: &str, depth: usize) -> Result<(), Misfit> {
+        let refuse = |why: String| misfit(at, why);
         if depth > MAX_DEPTH {
             return refuse("named types nest too deeply".into());
         }
@@ -149,17 +166,13 @@ impl Protocol {
         members: &serde_json::Map<String, Value>,
         at: &str,
         depth: usize,
-    ) -> Result<(), String> {
+    ) -> Result<(), Misfit> {
         for member in declared {
             let here = format!("{at}/{}", crate::json_text::escape_token(&member.name));
             match members.get(&member.name) {
                 Some(value) => self.fits(&member.shape, value, &here, depth)?,
                 None if member.required => {
-                    return Err(format!(
-                        "{}: missing required member \"{}\"",
-                        shown(at),
-                        member.name
-                    ));
+                    return misfit(at, format!("missing required member \"{}\"", member.name));
                 }
                 None => {}
             }
@@ -169,7 +182,7 @@ impl Protocol {
                 .keys()
                 .find(|name| !declared.iter().any(|m| &m.name == *name))
             {
-                return Err(format!("{}: unknown member \"{name}\"", shown(at)));
+                return misfit(at, format!("unknown member \"{name}\""));
             }
         }
         Ok(())

@@ -15,6 +15,7 @@ mod find;
 mod read;
 mod shape;
 
+pub use accepts::Misfit;
 pub use find::Part;
 
 pub(crate) use annotations::parse_direction;

@@ -9,9 +9,18 @@ use std::path::Path;
 /// bundles are about 50 KB), and it keeps a hostile file from taking the memory.
 pub const MAX_SCHEMA_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
-/// Reads a schema or bundle file of at most [`MAX_SCHEMA_FILE_BYTES`]. Anything but
-/// a regular file (a pipe, which may never end; `/dev/zero`) is refused unread.
+/// Reads a schema or bundle file of at most [`MAX_SCHEMA_FILE_BYTES`]
+/// ([`read_regular_file`]).
 pub fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
+    read_regular_file(path, MAX_SCHEMA_FILE_BYTES, "a schema file")
+}
+
+/// Reads a regular file of at most `limit` bytes: the one bounded reader of
+/// files a user names. Anything but a regular file (a pipe, which may never
+/// end; `/dev/zero`; a directory) is refused unread, and a larger file is
+/// refused after `limit + 1` bytes with "larger than `limit` bytes, the most
+/// `what` may have".
+pub fn read_regular_file(path: &Path, limit: u64, what: &str) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
     let regular = |metadata: std::fs::Metadata| {
         if metadata.is_dir() {
@@ -29,11 +38,10 @@ pub fn read_bounded(path: &Path) -> std::io::Result<Vec<u8>> {
     let file = std::fs::File::open(path)?;
     regular(file.metadata()?)?;
     let mut bytes = Vec::new();
-    file.take(MAX_SCHEMA_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_SCHEMA_FILE_BYTES {
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
         return Err(std::io::Error::other(format!(
-            "larger than {MAX_SCHEMA_FILE_BYTES} bytes, the most a schema file may have"
+            "larger than {limit} bytes, the most {what} may have"
         )));
     }
     Ok(bytes)

@@ -12,7 +12,9 @@
 mod files;
 mod lints;
 
-pub use files::{MAX_SCHEMA_FILE_BYTES, read_bounded, read_schema_dir, read_text_bounded};
+pub use files::{
+    MAX_SCHEMA_FILE_BYTES, read_bounded, read_regular_file, read_schema_dir, read_text_bounded,
+};
 pub use lints::pure_reference;
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
@@ -188,7 +190,7 @@ impl SchemaSet {
     }
 
     /// Resolves a `$ref` written in the file at `from`, reading local files only.
-    pub fn resolve(&self, from: &str, reference: &str) -> Result<Target, String> {
+    pub(crate) fn resolve(&self, from: &str, reference: &str) -> Result<Target, String> {
         resolve_reference(&self.id_base, from, reference, |path| self.files.get(path))
     }
 }
