@@ -43,11 +43,20 @@ pub fn schema_scaling(
             bytes,
             codegen: codegen_seconds,
             check: check_seconds,
-            check_passed: output.status.success(),
+            failed_gates: failed_gates(&String::from_utf8_lossy(&output.stderr)),
         });
         let _ = std::fs::remove_dir_all(&tree);
     }
     Ok(runs)
+}
+
+/// The gates `cargo xtask check` reports failed, from its `FAIL <gate>` lines.
+fn failed_gates(stderr: &str) -> Vec<String> {
+    stderr
+        .lines()
+        .filter_map(|line| line.strip_prefix("FAIL "))
+        .map(|gate| gate.trim().to_owned())
+        .collect()
 }
 
 /// Writes a tree `xtask --root` accepts under `dest`: SPEC.md, the hand-written
