@@ -16,7 +16,7 @@ use cgp_check::transcript::{Line, LineReader};
 use cgp_types::MAX_LINE_BYTES;
 use std::collections::VecDeque;
 use std::ffi::OsString;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
@@ -142,26 +142,20 @@ pub fn kill_process_group(group: u32) {
 /// line. A line that grows past that without a line feed ends the reading, as
 /// it fails the connection in the reference host (SPEC.md §Transport): an
 /// endless line is reported as soon as it passes the limit, not at a deadline.
-fn read_output(mut reader: impl BufRead, sender: &SyncSender<Received>) {
-    let limit = MAX_LINE_BYTES as u64 + 1;
+fn read_output(reader: impl BufRead, sender: &SyncSender<Received>) {
+    let mut lines = LineReader::for_peer(reader);
     loop {
-        let mut bytes = Vec::new();
-        let received = match (&mut reader).take(limit).read_until(b'\n', &mut bytes) {
-            Ok(0) => Received::Closed,
-            Ok(_) if bytes.last() == Some(&b'\n') => {
-                bytes.pop();
-                Received::Line {
-                    bytes,
-                    terminated: true,
-                }
-            }
-            Ok(_) if bytes.len() > MAX_LINE_BYTES => Received::Failed(format!(
+        let received = match lines.next_line() {
+            Ok(None) => Received::Closed,
+            Ok(Some(Line::Message {
+                bytes, terminated, ..
+            })) => Received::Line {
+                bytes: bytes.to_vec(),
+                terminated,
+            },
+            Ok(Some(Line::TooLong { .. })) => Received::Failed(format!(
                 "a line passed the {MAX_LINE_BYTES}-byte limit without a line feed; cgp check stops reading, as the reference host fails the connection here"
             )),
-            Ok(_) => Received::Line {
-                bytes,
-                terminated: false,
-            },
             Err(error) => Received::Failed(error.to_string()),
         };
         let last = matches!(received, Received::Closed | Received::Failed(_));

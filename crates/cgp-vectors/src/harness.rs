@@ -146,7 +146,7 @@ fn exchange(
 /// reader may still be catching up, so wait for it a little (at most a
 /// second, less when something has arrived).
 fn last_words(child: &ChildProvider) -> Vec<String> {
-    let deadline = std::time::Instant::now() + Duration::from_secs(1);
+    let deadline = cgp_conformance::deadline(Duration::from_secs(1));
     loop {
         let lines = child.diagnostics();
         if !lines.is_empty() || std::time::Instant::now() >= deadline {

@@ -15,7 +15,9 @@ pub enum Line<'a> {
         /// Whether a line feed ended it (false for an unterminated last line).
         terminated: bool,
     },
-    /// A line longer than [`MAX_LINE_BYTES`]; it was skipped without being kept.
+    /// A line longer than [`MAX_LINE_BYTES`]; it was skipped without being kept
+    /// (a [`LineReader::for_peer`] stops there instead, and `length` is what it
+    /// read: more than the limit).
     TooLong {
         /// The 1-based line number.
         number: usize,
@@ -26,13 +28,16 @@ pub enum Line<'a> {
 
 /// Reads NDJSON line by line with one reused buffer, so memory stays bounded
 /// whatever the input's size: a line longer than [`MAX_LINE_BYTES`] is skipped
-/// to its end without being buffered and reported as [`Line::TooLong`].
+/// to its end without being buffered and reported as [`Line::TooLong`]. The
+/// one line reader of the toolchain: files and standard input (`cgp
+/// validate`), a provider's standard output and standard error (`cgp check`).
 #[derive(Debug)]
 pub struct LineReader<R> {
     reader: R,
     buffer: Vec<u8>,
     number: usize,
     skip_blank: bool,
+    skip_overlong: bool,
 }
 
 impl<R: BufRead> LineReader<R> {
@@ -43,6 +48,20 @@ impl<R: BufRead> LineReader<R> {
             buffer: Vec::new(),
             number: 0,
             skip_blank: true,
+            skip_overlong: true,
+        }
+    }
+
+    /// A reader of a live peer's output: blank lines are returned (a peer must
+    /// not send them), and a line that passes [`MAX_LINE_BYTES`] is reported
+    /// as soon as it does, not skipped to its end (an endless line would never
+    /// end): nothing more should be read after it, as the reference host fails
+    /// the connection there.
+    pub fn for_peer(reader: R) -> Self {
+        LineReader {
+            skip_blank: false,
+            skip_overlong: false,
+            ..LineReader::new(reader)
         }
     }
 
@@ -70,7 +89,11 @@ impl<R: BufRead> LineReader<R> {
             if terminated {
                 self.buffer.pop();
             } else if self.buffer.len() > MAX_LINE_BYTES {
-                let rest = skip_line(&mut self.reader)?;
+                let rest = if self.skip_overlong {
+                    skip_line(&mut self.reader)?
+                } else {
+                    0
+                };
                 let length = self.buffer.len() as u64 + rest;
                 self.buffer.clear();
                 return Ok(Some(Line::TooLong {

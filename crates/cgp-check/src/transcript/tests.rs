@@ -235,6 +235,39 @@ fn reader_skips_blank_and_overlong_lines() {
     ));
 }
 
+/// A peer's reader returns blank lines and stops at an overlong line as soon
+/// as it passes the limit, without reading on to its end.
+#[test]
+fn a_peer_reader_keeps_blank_lines_and_stops_at_an_overlong_one() {
+    let mut input = b"{}\n\n".to_vec();
+    input.extend(std::iter::repeat_n(b'x', MAX_LINE_BYTES + 10));
+    input.extend(b"\n{}\n");
+    let mut reader = LineReader::for_peer(&input[..]);
+    assert!(matches!(
+        reader.next_line().unwrap(),
+        Some(Line::Message {
+            number: 1,
+            bytes: b"{}",
+            terminated: true
+        })
+    ));
+    assert!(matches!(
+        reader.next_line().unwrap(),
+        Some(Line::Message {
+            number: 2,
+            bytes: b"",
+            terminated: true
+        })
+    ));
+    assert_eq!(
+        reader.next_line().unwrap(),
+        Some(Line::TooLong {
+            number: 3,
+            length: MAX_LINE_BYTES as u64 + 1
+        })
+    );
+}
+
 /// A deferred validator compiles nothing up front and then judges and explains
 /// every corpus line exactly as an eagerly compiled one does.
 #[test]

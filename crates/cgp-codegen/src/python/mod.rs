@@ -29,23 +29,13 @@ const TEMPLATE_DIR: &str = "crates/cgp-codegen/templates/python";
 
 /// The templates: the file each renders (relative to [`PYTHON_DIR`]), the
 /// template's name and its text.
-const TEMPLATES: [(&str, &str, &str); 6] = [
+const TEMPLATES: [(&str, &str, &str); 4] = [
     (
         "cgp_types/__init__.py",
         "init.py.j2",
         include_str!("../../templates/python/init.py.j2"),
     ),
     ("cgp_types/py.typed", "(empty)", ""),
-    (
-        "cgp_types/harness.py",
-        "harness.py.j2",
-        include_str!("../../templates/python/harness.py.j2"),
-    ),
-    (
-        "tests/test_vectors.py",
-        "test_vectors.py.j2",
-        include_str!("../../templates/python/test_vectors.py.j2"),
-    ),
     (
         "pyproject.toml",
         "pyproject.toml.j2",
@@ -58,12 +48,23 @@ const TEMPLATES: [(&str, &str, &str); 6] = [
     ),
 ];
 
-/// The runtime: ordinary Python under `templates/python/runtime/`, copied into
-/// the package as it is (path relative to [`PYTHON_DIR`], text).
-pub const RUNTIME: [(&str, &str); 1] = [(
-    "cgp_types/_wire.py",
-    include_str!("../../templates/python/runtime/_wire.py"),
-)];
+/// The runtime, the vectors harness and the vectors test: ordinary Python
+/// under `templates/python/runtime/`, copied into the package as it is (path
+/// relative to [`PYTHON_DIR`], text).
+pub const RUNTIME: [(&str, &str); 3] = [
+    (
+        "cgp_types/_wire.py",
+        include_str!("../../templates/python/runtime/_wire.py"),
+    ),
+    (
+        "cgp_types/harness.py",
+        include_str!("../../templates/python/runtime/harness.py"),
+    ),
+    (
+        "tests/test_vectors.py",
+        include_str!("../../templates/python/runtime/test_vectors.py"),
+    ),
+];
 
 /// Python's reserved words: a member called one of these gets a trailing `_`.
 const KEYWORDS: &[&str] = &[
