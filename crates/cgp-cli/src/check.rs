@@ -7,7 +7,7 @@ use crate::progress::{self, Progress, Verbosity};
 use crate::render::{Format, finding_text, json_pretty};
 use crate::style::{Style, printable};
 use cgp_check::Validator;
-use cgp_conformance::http::{Bearer, Endpoint, Header, HttpProvider, Roots};
+use cgp_conformance::http::{Bearer, Endpoint, Header, HttpProvider, Roots, shown_url};
 use cgp_conformance::stdio::{ChildProvider, Launch};
 use cgp_conformance::{
     self as conformance, Event, Message, Outcome, Peer, Report, Severity, Side, Step,
@@ -555,8 +555,8 @@ fn connect(options: &Options) -> Result<Connected, String> {
             header_env,
             ca_cert,
         } => {
-            let endpoint =
-                Endpoint::parse(url).map_err(|error| format!("--http {url}: {error}"))?;
+            let endpoint = Endpoint::parse(url)
+                .map_err(|error| format!("--http {}: {error}", shown_url(url)))?;
             let bearer = match bearer_env {
                 None => None,
                 Some(name) => Some(
@@ -597,13 +597,14 @@ fn connect(options: &Options) -> Result<Connected, String> {
             if ca_cert.is_some() && !endpoint.is_tls() {
                 return Err("--ca-cert needs an https:// endpoint".into());
             }
+            let endpoint_url = endpoint.url().to_owned();
             let provider = HttpProvider::new(endpoint, bearer, options.timeout)
                 .with_headers(sent)
                 .with_roots(&roots);
             let checked = Checked {
                 command: None,
-                text: format!("POST {url}"),
-                url: Some(url.clone()),
+                text: format!("POST {}", endpoint_url),
+                url: Some(endpoint_url),
             };
             Ok(Connected {
                 peer: Box::new(provider),

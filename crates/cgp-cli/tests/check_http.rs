@@ -451,3 +451,38 @@ fn unusable_endpoints_are_refused_before_anything_is_sent() {
     );
     assert_eq!(output.status.code(), Some(2));
 }
+
+/// A query parameter may carry an API key: its value is never printed, in
+/// the report's target, its steps or an error that refuses the URL.
+#[test]
+fn query_values_in_the_url_are_never_printed() {
+    const KEY: &str = "cgp-query-key-8d41";
+    let server = serve(Mode::Good, None, "");
+    let url = format!("{}?api_key={KEY}&v=2", server.url);
+    for format in ["json", "human", "junit", "github"] {
+        let output = cgp(
+            &["check", "--format", format, "--timeout", "2", "--http", &url],
+            None,
+        );
+        let printed = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(!printed.contains(KEY), "{format}: {printed}");
+        if format == "json" {
+            assert!(
+                printed.contains("api_key=<redacted>&v=<redacted>"),
+                "{printed}"
+            );
+        }
+    }
+    let refused = cgp(
+        &["check", "--http", &format!("http://203.0.113.9/cgp?api_key={KEY}")],
+        None,
+    );
+    assert_eq!(refused.status.code(), Some(2));
+    let printed = String::from_utf8_lossy(&refused.stderr);
+    assert!(!printed.contains(KEY), "{printed}");
+    assert!(printed.contains("api_key=<redacted>"), "{printed}");
+}

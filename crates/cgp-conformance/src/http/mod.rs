@@ -34,6 +34,46 @@ const SHOWN_ERROR_BYTES: usize = 512;
 /// How much of a `Location` a report shows.
 const SHOWN_LOCATION_CHARS: usize = 200;
 
+/// Query values shorter than this are not masked in replies and errors: a
+/// value such as `1` or `v2` would overwrite every digit of a report. They are
+/// still redacted wherever the URL itself is shown.
+const MIN_MASKED_QUERY_VALUE: usize = 4;
+
+/// `url` as `cgp check` shows it: every query parameter's value replaced by
+/// `<redacted>` (a query may carry an API key) and the fragment, which is never
+/// sent, left out. User information is refused by [`Endpoint::parse`] and
+/// redacted here too, for the error that refuses it.
+pub fn shown_url(url: &str) -> String {
+    let url = url.split_once('#').map_or(url, |(before, _)| before);
+    let (base, query) = match url.split_once('?') {
+        Some((base, query)) => (base, Some(query)),
+        None => (url, None),
+    };
+    let base = match base.split_once("://") {
+        Some((scheme, rest)) => {
+            let end = rest.find('/').unwrap_or(rest.len());
+            match rest[..end].rsplit_once('@') {
+                Some((_, host)) => format!("{scheme}://<redacted>@{host}{}", &rest[end..]),
+                None => base.to_owned(),
+            }
+        }
+        None => base.to_owned(),
+    };
+    match query {
+        None => base,
+        Some(query) => {
+            let pairs: Vec<String> = query
+                .split('&')
+                .map(|pair| match pair.split_once('=') {
+                    Some((name, _)) => format!("{name}=<redacted>"),
+                    None => pair.to_owned(),
+                })
+                .collect();
+            format!("{base}?{}", pairs.join("&"))
+        }
+    }
+}
+
 /// Where the provider listens: an `https://` URL, or a plain `http://` one on a
 /// loopback host.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -115,16 +155,31 @@ impl Endpoint {
             return Err(malformed("it is not a valid URI"));
         }
         Ok(Endpoint {
-            url: url.to_owned(),
+            url: shown_url(url),
             request: request.to_owned(),
             host: host.to_owned(),
             tls,
         })
     }
 
-    /// The URL as given.
+    /// The URL as reports show it ([`shown_url`]): query values redacted.
     pub fn url(&self) -> &str {
         &self.url
+    }
+
+    /// The values of the URL's query parameters: secrets, for all `cgp check`
+    /// knows (an API key is often passed as one).
+    fn query_values(&self) -> Vec<&str> {
+        self.request
+            .split_once('?')
+            .map(|(_, query)| {
+                query
+                    .split('&')
+                    .filter_map(|pair| pair.split_once('=').map(|(_, value)| value))
+                    .filter(|value| value.len() >= MIN_MASKED_QUERY_VALUE)
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// Whether the exchange is over TLS (`https://`).
@@ -201,7 +256,12 @@ impl HttpProvider {
     /// reading the whole response) must end within `timeout`. Nothing is
     /// sent yet.
     pub fn new(endpoint: Endpoint, bearer: Option<Bearer>, timeout: Duration) -> Self {
-        let secrets = Secrets::new(bearer.iter().map(|bearer| bearer.0.as_str()));
+        let secrets = Secrets::new(
+            bearer
+                .iter()
+                .map(|bearer| bearer.0.as_str())
+                .chain(endpoint.query_values()),
+        );
         let agent = client::agent(&endpoint, &Roots::default(), timeout);
         HttpProvider {
             endpoint,
@@ -221,12 +281,17 @@ impl HttpProvider {
     #[must_use]
     pub fn with_headers(mut self, headers: Vec<Header>) -> Self {
         self.headers = headers;
-        let secrets = self.bearer.iter().map(|bearer| bearer.0.as_str()).chain(
-            self.headers
-                .iter()
-                .filter(|header| header.is_secret())
-                .map(|header| header.value.as_str()),
-        );
+        let secrets = self
+            .bearer
+            .iter()
+            .map(|bearer| bearer.0.as_str())
+            .chain(
+                self.headers
+                    .iter()
+                    .filter(|header| header.is_secret())
+                    .map(|header| header.value.as_str()),
+            )
+            .chain(self.endpoint.query_values());
         self.secrets = Secrets::new(secrets);
         self
     }
@@ -447,6 +512,28 @@ mod tests {
     }
 
     #[test]
+    fn shown_urls_keep_no_query_value_user_information_or_fragment() {
+        for (url, shown) in [
+            ("https://p.example/cgp", "https://p.example/cgp"),
+            (
+                "https://p.example/cgp?api_key=s3cret&v=2#frag",
+                "https://p.example/cgp?api_key=<redacted>&v=<redacted>",
+            ),
+            ("https://p.example?flag", "https://p.example?flag"),
+            (
+                "https://user:pa55@p.example/x?k=v",
+                "https://<redacted>@p.example/x?k=<redacted>",
+            ),
+            ("not a url?token=abc", "not a url?token=<redacted>"),
+        ] {
+            assert_eq!(shown_url(url), shown, "{url}");
+        }
+        let endpoint = Endpoint::parse("https://p.example/cgp?key=s3cret-key&v=2").expect("parses");
+        assert_eq!(endpoint.query_values(), ["s3cret-key"]);
+        assert_eq!(endpoint.request, "https://p.example/cgp?key=s3cret-key&v=2");
+    }
+
+    #[test]
     fn urls_parse_into_host_and_request() {
         let endpoint = Endpoint::parse("http://127.0.0.1:8080/cgp?x=1#frag").expect("parses");
         assert_eq!(
@@ -457,7 +544,7 @@ mod tests {
             ),
             ("127.0.0.1", "http://127.0.0.1:8080/cgp?x=1", false)
         );
-        assert_eq!(endpoint.url(), "http://127.0.0.1:8080/cgp?x=1#frag");
+        assert_eq!(endpoint.url(), "http://127.0.0.1:8080/cgp?x=<redacted>");
         let endpoint = Endpoint::parse("HTTP://localhost").expect("parses");
         assert_eq!(endpoint.host, "localhost");
         let endpoint = Endpoint::parse("http://[::1]:9/").expect("parses");
