@@ -9,7 +9,9 @@ exact path (`_wire.py`): duplicate members (counted: every member has one
 colon outside strings, so the colons of the line equal those of msgspec's
 re-encoding of the same value only when no member was lost), `-0`, `\u`
 escapes (lone surrogates), nesting deeper than the reference allows,
-integers beyond `int64` bounds, `f32`s from integers beyond 2**53. Any line
+integers beyond `int64` bounds, `f32`s from integers beyond 2**53. (More than
+127 brackets in a line sends it to the exact path, which measures the depth.)
+Any line
 this path cannot vouch for returns None and is read by the exact path.
 """
 
@@ -68,149 +70,88 @@ _OPEN_ErrorCode: dict[str, KnownErrorCode] = {member.value: member for member in
 _OPEN_FrameKind: dict[str, KnownFrameKind] = {member.value: member for member in KnownFrameKind}
 
 
-class _M_ContextFrame(msgspec.Struct, kw_only=True):
-    id: str
-    kind: str
-    title: str
-    content: str | None = None
-    content_digest: str | None = None
-    uri: str | None = None
-    representation: Representation = Representation.FULL
-    content_fidelity: ContentFidelity | None = None
-    canonical_content_hash: str | None = None
-    content_ref: ContentRef | None = None
-    transform: Transform | None = None
-    minimum_content_fidelity: ContentFidelity | None = None
-    inline_content_requirement: InlineContentRequirement | None = None
-    score: float
-    token_cost: typing.Annotated[int, msgspec.Meta(ge=0, le=4294967295)]
-    canonical_token_cost: typing.Annotated[int, msgspec.Meta(ge=0, le=4294967295)] | None = None
-    tokenizer_ref: str | None = None
-    valid_from: str | None = None
-    valid_to: str | None = None
-    recorded_at: str | None = None
-    provenance: list[Provenance] = []
-    citation_label: str | None = None
-    embedding: _M_FrameEmbedding | None = None
-    relations: list[Relation] = []
+class _M_ContextFrame(ContextFrame):
+    __slots__ = ()
+    __annotations__ = {
+        "kind": "str",
+        "score": "float",
+        "token_cost": "typing.Annotated[int, msgspec.Meta(ge=0, le=4294967295)]",
+        "canonical_token_cost": "typing.Annotated[int, msgspec.Meta(ge=0, le=4294967295)] | None",
+        "embedding": "_M_FrameEmbedding | None",
+    }
+
+    def __post_init__(self) -> None:
+        record: typing.Any = self
+        record.kind = _OPEN_FrameKind.get(record.kind, record.kind)
+        record.score = _f32(record.score)
+        record.__class__ = ContextFrame
 
 
-def _c_ContextFrame(s: _M_ContextFrame) -> ContextFrame:
-    return ContextFrame(
-        id=s.id,
-        kind=_OPEN_FrameKind.get(s.kind, s.kind),
-        title=s.title,
-        content=s.content,
-        content_digest=s.content_digest,
-        uri=s.uri,
-        representation=s.representation,
-        content_fidelity=s.content_fidelity,
-        canonical_content_hash=s.canonical_content_hash,
-        content_ref=s.content_ref,
-        transform=s.transform,
-        minimum_content_fidelity=s.minimum_content_fidelity,
-        inline_content_requirement=s.inline_content_requirement,
-        score=_f32(s.score),
-        token_cost=s.token_cost,
-        canonical_token_cost=s.canonical_token_cost,
-        tokenizer_ref=s.tokenizer_ref,
-        valid_from=s.valid_from,
-        valid_to=s.valid_to,
-        recorded_at=s.recorded_at,
-        provenance=s.provenance,
-        citation_label=s.citation_label,
-        embedding=(None if s.embedding is None else _c_FrameEmbedding(s.embedding)),
-        relations=s.relations,
-    )
+class _M_ContextQuery(ContextQuery):
+    __slots__ = ()
+    __annotations__ = {
+        "embedding": "list[float] | None",
+        "kinds": "list[str]",
+        "max_frames": "typing.Annotated[int, msgspec.Meta(ge=0, le=4294967295)]",
+        "max_tokens": "typing.Annotated[int, msgspec.Meta(ge=0, le=4294967295)]",
+    }
+
+    def __post_init__(self) -> None:
+        record: typing.Any = self
+        record.embedding = (None if record.embedding is None else _f32s(record.embedding))
+        record.kinds = [_OPEN_FrameKind.get(item0, item0) for item0 in record.kinds]
+        record.__class__ = ContextQuery
 
 
-class _M_ContextQuery(msgspec.Struct, kw_only=True):
-    goal: str
-    query_text: str | None = None
-    embedding: list[float] | None = None
-    kinds: list[str] = []
-    anchors: list[str] = []
-    max_frames: typing.Annotated[int, msgspec.Meta(ge=0, le=4294967295)]
-    max_tokens: typing.Annotated[int, msgspec.Meta(ge=0, le=4294967295)]
-    as_of: str | None = None
-    representation_preferences: list[Representation] = []
+class _M_ContextQueryResult(ContextQueryResult):
+    __slots__ = ()
+    __annotations__ = {
+        "frames": "list[_M_ContextFrame]",
+        "dropped_estimate": "typing.Annotated[int, msgspec.Meta(ge=0, le=4294967295)] | None",
+        "frame_attestations": "list[_M_FrameAttestation]",
+    }
+
+    def __post_init__(self) -> None:
+        record: typing.Any = self
+        record.__class__ = ContextQueryResult
 
 
-def _c_ContextQuery(s: _M_ContextQuery) -> ContextQuery:
-    return ContextQuery(
-        goal=s.goal,
-        query_text=s.query_text,
-        embedding=(None if s.embedding is None else _f32s(s.embedding)),
-        kinds=[_OPEN_FrameKind.get(item0, item0) for item0 in s.kinds],
-        anchors=s.anchors,
-        max_frames=s.max_frames,
-        max_tokens=s.max_tokens,
-        as_of=s.as_of,
-        representation_preferences=s.representation_preferences,
-    )
+class _M_DataFlow(DataFlow):
+    __slots__ = ()
+    __annotations__ = {
+        "egress_scopes": "list[str]",
+    }
+
+    def __post_init__(self) -> None:
+        record: typing.Any = self
+        record.egress_scopes = [_OPEN_EgressScope.get(item0, item0) for item0 in record.egress_scopes]
+        record.__class__ = DataFlow
 
 
-class _M_ContextQueryResult(msgspec.Struct, kw_only=True):
-    frames: list[_M_ContextFrame]
-    truncated: bool
-    dropped_estimate: typing.Annotated[int, msgspec.Meta(ge=0, le=4294967295)] | None = None
-    frame_attestations: list[_M_FrameAttestation] = []
-    result_attestation: ProvenanceAttestation | None = None
+class _M_FrameAttestation(FrameAttestation):
+    __slots__ = ()
+    __annotations__ = {
+        "inclusion_proof": "_M_InclusionProof | None",
+    }
+
+    def __post_init__(self) -> None:
+        record: typing.Any = self
+        record.__class__ = FrameAttestation
 
 
-def _c_ContextQueryResult(s: _M_ContextQueryResult) -> ContextQueryResult:
-    return ContextQueryResult(
-        frames=[_c_ContextFrame(item0) for item0 in s.frames],
-        truncated=s.truncated,
-        dropped_estimate=s.dropped_estimate,
-        frame_attestations=[_c_FrameAttestation(item0) for item0 in s.frame_attestations],
-        result_attestation=s.result_attestation,
-    )
+class _M_FrameEmbedding(FrameEmbedding):
+    __slots__ = ()
+    __annotations__ = {
+        "vector": "list[float] | None",
+    }
+
+    def __post_init__(self) -> None:
+        record: typing.Any = self
+        record.vector = (None if record.vector is None else _f32s(record.vector))
+        record.__class__ = FrameEmbedding
 
 
-class _M_DataFlow(msgspec.Struct, kw_only=True):
-    reads: bool = False
-    writes: bool = False
-    egress: bool = False
-    egress_scopes: list[str] = []
-
-
-def _c_DataFlow(s: _M_DataFlow) -> DataFlow:
-    return DataFlow(
-        reads=s.reads,
-        writes=s.writes,
-        egress=s.egress,
-        egress_scopes=[_OPEN_EgressScope.get(item0, item0) for item0 in s.egress_scopes],
-    )
-
-
-class _M_FrameAttestation(msgspec.Struct, kw_only=True):
-    frame: FrameId
-    attestation: ProvenanceAttestation | None = None
-    inclusion_proof: _M_InclusionProof | None = None
-
-
-def _c_FrameAttestation(s: _M_FrameAttestation) -> FrameAttestation:
-    return FrameAttestation(
-        frame=s.frame,
-        attestation=s.attestation,
-        inclusion_proof=(None if s.inclusion_proof is None else _c_InclusionProof(s.inclusion_proof)),
-    )
-
-
-class _M_FrameEmbedding(msgspec.Struct, kw_only=True):
-    fingerprint: str
-    vector: list[float] | None = None
-
-
-def _c_FrameEmbedding(s: _M_FrameEmbedding) -> FrameEmbedding:
-    return FrameEmbedding(
-        fingerprint=s.fingerprint,
-        vector=(None if s.vector is None else _f32s(s.vector)),
-    )
-
-
-class _M_FrameVerdictValid(msgspec.Struct, kw_only=True, tag_field="status", tag="valid"):
+class _M_FrameVerdictValid(msgspec.Struct, kw_only=True, gc=False, tag_field="status", tag="valid"):
     frame: FrameId
 
 
@@ -220,7 +161,7 @@ def _c_FrameVerdictValid(s: _M_FrameVerdictValid) -> FrameVerdictValid:
     )
 
 
-class _M_FrameVerdictStale(msgspec.Struct, kw_only=True, tag_field="status", tag="stale"):
+class _M_FrameVerdictStale(msgspec.Struct, kw_only=True, gc=False, tag_field="status", tag="stale"):
     frame: FrameId
     replacement_digest: str | None = None
 
@@ -232,7 +173,7 @@ def _c_FrameVerdictStale(s: _M_FrameVerdictStale) -> FrameVerdictStale:
     )
 
 
-class _M_FrameVerdictGone(msgspec.Struct, kw_only=True, tag_field="status", tag="gone"):
+class _M_FrameVerdictGone(msgspec.Struct, kw_only=True, gc=False, tag_field="status", tag="gone"):
     frame: FrameId
 
 
@@ -242,7 +183,7 @@ def _c_FrameVerdictGone(s: _M_FrameVerdictGone) -> FrameVerdictGone:
     )
 
 
-class _M_FrameVerdictUnknown(msgspec.Struct, kw_only=True, tag_field="status", tag="unknown"):
+class _M_FrameVerdictUnknown(msgspec.Struct, kw_only=True, gc=False, tag_field="status", tag="unknown"):
     frame: FrameId
 
 
@@ -252,45 +193,44 @@ def _c_FrameVerdictUnknown(s: _M_FrameVerdictUnknown) -> FrameVerdictUnknown:
     )
 
 
-class _M_InclusionProof(msgspec.Struct, kw_only=True):
-    leaf_index: typing.Annotated[int, msgspec.Meta(ge=0)]
-    leaf_count: typing.Annotated[int, msgspec.Meta(ge=0)]
-    path: list[InclusionStep]
+class _M_InclusionProof(InclusionProof):
+    __slots__ = ()
+    __annotations__ = {
+        "leaf_index": "typing.Annotated[int, msgspec.Meta(ge=0)]",
+        "leaf_count": "typing.Annotated[int, msgspec.Meta(ge=0)]",
+    }
+
+    def __post_init__(self) -> None:
+        record: typing.Any = self
+        record.leaf_index = _within(record.leaf_index, 0, 18446744073709551615)
+        record.leaf_count = _within(record.leaf_count, 0, 18446744073709551615)
+        record.__class__ = InclusionProof
 
 
-def _c_InclusionProof(s: _M_InclusionProof) -> InclusionProof:
-    return InclusionProof(
-        leaf_index=_within(s.leaf_index, 0, 18446744073709551615),
-        leaf_count=_within(s.leaf_count, 0, 18446744073709551615),
-        path=s.path,
-    )
+class _M_ProviderInfo(ProviderInfo):
+    __slots__ = ()
+    __annotations__ = {
+        "data_flow": "_M_DataFlow",
+    }
+
+    def __post_init__(self) -> None:
+        record: typing.Any = self
+        record.__class__ = ProviderInfo
 
 
-class _M_ProviderInfo(msgspec.Struct, kw_only=True):
-    name: str
-    version: str
-    data_flow: _M_DataFlow
+class _M_VerifyResponse(VerifyResponse):
+    __slots__ = ()
+    __annotations__ = {
+        "verdicts": "list[_U_FrameVerdict]",
+    }
+
+    def __post_init__(self) -> None:
+        record: typing.Any = self
+        record.verdicts = [_CONVERT[type(item0)](item0) for item0 in record.verdicts]
+        record.__class__ = VerifyResponse
 
 
-def _c_ProviderInfo(s: _M_ProviderInfo) -> ProviderInfo:
-    return ProviderInfo(
-        name=s.name,
-        version=s.version,
-        data_flow=_c_DataFlow(s.data_flow),
-    )
-
-
-class _M_VerifyResponse(msgspec.Struct, kw_only=True):
-    verdicts: list[_U_FrameVerdict] = []
-
-
-def _c_VerifyResponse(s: _M_VerifyResponse) -> VerifyResponse:
-    return VerifyResponse(
-        verdicts=[_CONVERT[type(item0)](item0) for item0 in s.verdicts],
-    )
-
-
-class _M_Handshake(msgspec.Struct, kw_only=True, tag_field="type", tag="handshake"):
+class _M_Handshake(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag="handshake"):
     protocol_version: str
 
 
@@ -300,7 +240,7 @@ def _c_Handshake(s: _M_Handshake) -> Handshake:
     )
 
 
-class _M_HandshakeAck(msgspec.Struct, kw_only=True, tag_field="type", tag="handshake_ack"):
+class _M_HandshakeAck(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag="handshake_ack"):
     protocol_version: str
     provider: _M_ProviderInfo
     capabilities: Capabilities
@@ -310,13 +250,13 @@ class _M_HandshakeAck(msgspec.Struct, kw_only=True, tag_field="type", tag="hands
 def _c_HandshakeAck(s: _M_HandshakeAck) -> HandshakeAck:
     return HandshakeAck(
         protocol_version=s.protocol_version,
-        provider=_c_ProviderInfo(s.provider),
+        provider=s.provider,
         capabilities=s.capabilities,
         attester_keys=s.attester_keys,
     )
 
 
-class _M_Query(msgspec.Struct, kw_only=True, tag_field="type", tag="query"):
+class _M_Query(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag="query"):
     id: str | None = None
     query: _M_ContextQuery
 
@@ -324,11 +264,11 @@ class _M_Query(msgspec.Struct, kw_only=True, tag_field="type", tag="query"):
 def _c_Query(s: _M_Query) -> Query:
     return Query(
         id=s.id,
-        query=_c_ContextQuery(s.query),
+        query=s.query,
     )
 
 
-class _M_Frames(msgspec.Struct, kw_only=True, tag_field="type", tag="frames"):
+class _M_Frames(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag="frames"):
     id: str | None = None
     result: _M_ContextQueryResult
 
@@ -336,11 +276,11 @@ class _M_Frames(msgspec.Struct, kw_only=True, tag_field="type", tag="frames"):
 def _c_Frames(s: _M_Frames) -> Frames:
     return Frames(
         id=s.id,
-        result=_c_ContextQueryResult(s.result),
+        result=s.result,
     )
 
 
-class _M_Verify(msgspec.Struct, kw_only=True, tag_field="type", tag="verify"):
+class _M_Verify(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag="verify"):
     request: VerifyRequest
 
 
@@ -350,17 +290,17 @@ def _c_Verify(s: _M_Verify) -> Verify:
     )
 
 
-class _M_Verified(msgspec.Struct, kw_only=True, tag_field="type", tag="verified"):
+class _M_Verified(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag="verified"):
     response: _M_VerifyResponse
 
 
 def _c_Verified(s: _M_Verified) -> Verified:
     return Verified(
-        response=_c_VerifyResponse(s.response),
+        response=s.response,
     )
 
 
-class _M_Shutdown(msgspec.Struct, kw_only=True, tag_field="type", tag="shutdown"):
+class _M_Shutdown(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag="shutdown"):
     pass
 
 
@@ -369,7 +309,7 @@ def _c_Shutdown(s: _M_Shutdown) -> Shutdown:
     )
 
 
-class _M_Error(msgspec.Struct, kw_only=True, tag_field="type", tag="error"):
+class _M_Error(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag="error"):
     id: str | None = None
     code: str | None = None
     message: str
@@ -437,28 +377,37 @@ _encode = msgspec.json.encode
 # `-0`, which msgspec reads as the integer 0 and the reference as a float;
 # `\u`, an escape that may spell a lone surrogate or hide a colon from the
 # count. (A regular expression finds a literal faster than `in` here.)
-_NEGATIVE_ZERO_TEXT = re.compile(r"-0(?![.\deE])")
-_NEGATIVE_ZERO_BYTES = re.compile(rb"-0(?![.\deE])")
+# A number starts after `:`, `,`, `[` or whitespace (`q1-0` in a string is
+# no number); the lookbehind comes last so the search still starts from `-0`.
+_NEGATIVE_ZERO_TEXT = re.compile(r"-0(?![.\deE])(?<![^:,\[ \t\r\n]-0)")
+_NEGATIVE_ZERO_BYTES = re.compile(rb"-0(?![.\deE])(?<![^:,\[ \t\r\n]-0)")
 _ESCAPE_TEXT = re.compile(r"\\u")
 _ESCAPE_BYTES = re.compile(rb"\\u")
 _MAX_DEPTH = 127
 
 
+# What `decode` counts in one pass: the colons, and the brackets that bound the
+# nesting depth (all other bytes are dropped).
+_DROP = bytes(byte for byte in range(256) if byte not in b":[{")
+
+
 def decode(line: object) -> typing.Any:
     """The envelope of `line` when this path can vouch for it, else None."""
-    if type(line) is str:
-        if _ESCAPE_TEXT.search(line) or _NEGATIVE_ZERO_TEXT.search(line):
-            return None
-        colons = line.count(":")
-        deep = len(line) > 2 * _MAX_DEPTH and line.count("[") + line.count("{") > _MAX_DEPTH
-    elif type(line) is bytes:
+    if type(line) is bytes:
         if _ESCAPE_BYTES.search(line) or _NEGATIVE_ZERO_BYTES.search(line):
             return None
-        colons = line.count(b":")
-        deep = len(line) > 2 * _MAX_DEPTH and line.count(b"[") + line.count(b"{") > _MAX_DEPTH
+        marks = line.translate(None, _DROP)
+    elif type(line) is str:
+        if _ESCAPE_TEXT.search(line) or _NEGATIVE_ZERO_TEXT.search(line):
+            return None
+        try:
+            marks = line.encode().translate(None, _DROP)
+        except UnicodeEncodeError:
+            return None
     else:
         return None
-    if deep:
+    colons = marks.count(b":")
+    if len(marks) - colons > _MAX_DEPTH:
         return None
     try:
         value = _ENVELOPE.decode(line)
