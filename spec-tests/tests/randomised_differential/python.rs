@@ -27,6 +27,10 @@ fn with_msgspec_the_python_package_agrees_with_the_reference_on_generated_and_mu
         match (&reference, ours) {
             (Ok(a), Ok(b)) if a == b => {}
             (Err(_), Err(_)) => {}
+            // A mutation can push an f32 beyond the binary32 range: the
+            // reference writes `null`, the package refuses (its README says
+            // so; `python_package.rs` tests it).
+            (Ok(a), Err(b)) if a.contains("null") && b.contains("non-finite") => {}
             _ => failures.push(format!(
                 "{line}\n  reference: {reference:?}\n  cgp_types: {ours:?}"
             )),
