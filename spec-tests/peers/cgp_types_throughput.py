@@ -12,9 +12,10 @@ best pass of each counts:
 - `cgp_types.encode_line` of the envelopes decode_line returned, and
   `json.dumps` of the values `json.loads` returned for the same lines.
 
-Prints {"lines", "invalid", "seconds_json_loads", "seconds_decode_line",
-"seconds_pydantic", "seconds_encode_line", "seconds_json_dumps"}; `invalid`
-counts the lines decode_line (or pydantic) refused.
+Prints {"lines", "invalid", "fast_path", "seconds_json_loads",
+"seconds_decode_line", "seconds_pydantic", "seconds_encode_line",
+"seconds_json_dumps"}; `invalid` counts the lines decode_line (or pydantic)
+refused, `fast_path` says whether cgp_types had msgspec.
 """
 import importlib.util
 import json
@@ -73,7 +74,8 @@ def main(ndjson_path, rounds, models_path=None):
             name = names[(round_ + turn) % len(names)]
             function, items = candidates[name]
             best[name] = min(best[name], timed(function, items))
-    json.dump({"lines": len(lines), "invalid": invalid, **best}, sys.stdout)
+    fast_path = getattr(cgp_types, "FAST_PATH", False)
+    json.dump({"lines": len(lines), "invalid": invalid, "fast_path": fast_path, **best}, sys.stdout)
 
 
 if __name__ == "__main__":

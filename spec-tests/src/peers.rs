@@ -34,6 +34,9 @@ pub const PYTHON_JSONSCHEMA: &str = "jsonschema==4.26.0";
 pub const NODE_AJV: &str = "ajv@8.20.0";
 /// The pinned Python type checker the generated Python package is checked with.
 pub const PYTHON_MYPY: &str = "mypy==2.4.0";
+/// The pinned msgspec, the optional native decoder of the generated Python
+/// package (`cgp-types[fast]`).
+pub const PYTHON_MSGSPEC: &str = "msgspec==0.22.0";
 /// The pinned pydantic model generator.
 pub const PYTHON_DATAMODEL_CODEGEN: &str = "datamodel-code-generator==0.89.0";
 /// The pinned JSON Schema to TypeScript generator.
@@ -207,6 +210,19 @@ pub fn ensure_mypy() -> Result<PathBuf, String> {
             "python3",
             &["--target", &python_path(scratch).display().to_string()],
             PYTHON_MYPY,
+        )]
+    })?;
+    Ok(python_path(&base))
+}
+
+/// Installs the pinned msgspec unless it is there already; returns the
+/// directory to put on `PYTHONPATH` so that `cgp_types` takes its fast path.
+pub fn ensure_msgspec() -> Result<PathBuf, String> {
+    let base = install("msgspec", &format!("{PYTHON_MSGSPEC}\n"), |scratch| {
+        vec![pip_install(
+            "python3",
+            &["--target", &python_path(scratch).display().to_string()],
+            PYTHON_MSGSPEC,
         )]
     })?;
     Ok(python_path(&base))

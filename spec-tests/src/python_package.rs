@@ -4,16 +4,28 @@
 
 use crate::Outcome;
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// `python3` running `spec-tests/peers/<script>` with the package importable.
 /// No bytecode is written: `generated/` holds only what codegen writes.
 fn python(script: &str) -> Command {
+    python_with(script, None)
+}
+
+/// [`python`], with `extra` (msgspec's directory, [`crate::peers::ensure_msgspec`])
+/// on `PYTHONPATH` after the package, so that `decode_line` takes its fast path.
+fn python_with(script: &str, extra: Option<&Path>) -> Command {
     let root = cgp_test_support::repo();
+    let mut paths = vec![root.join("generated/python")];
+    paths.extend(extra.map(Path::to_path_buf));
     let mut command = Command::new("python3");
     command
         .arg(root.join("spec-tests/peers").join(script))
-        .env("PYTHONPATH", root.join("generated/python"))
+        .env(
+            "PYTHONPATH",
+            std::env::join_paths(paths).unwrap_or_default(),
+        )
         .env("PYTHONDONTWRITEBYTECODE", "1");
     command
 }
@@ -39,12 +51,23 @@ pub fn run_script(script: &str) -> Result<String, String> {
 /// with `WireError` is `Err`; any other exception fails the call, naming the
 /// text.
 pub fn round_trips(cases: &[(String, String)]) -> Result<Vec<Outcome>, String> {
+    round_trips_with(cases, None).map(|(outcomes, _)| outcomes)
+}
+
+/// [`round_trips`] with `extra` on `PYTHONPATH` (msgspec's directory, for the
+/// fast path); also how many envelopes the fast decoder took. The script
+/// compares each path with the exact one on every envelope (the same value,
+/// bytes and message), and a disagreement fails the call.
+pub fn round_trips_with(
+    cases: &[(String, String)],
+    extra: Option<&Path>,
+) -> Result<(Vec<Outcome>, usize), String> {
     let mut input = String::new();
     for case in cases {
         input.push_str(&serde_json::to_string(case).map_err(|error| error.to_string())?);
         input.push('\n');
     }
-    let mut child = python("cgp_types_roundtrip.py")
+    let mut child = python_with("cgp_types_roundtrip.py", extra)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -69,10 +92,14 @@ pub fn round_trips(cases: &[(String, String)]) -> Result<Vec<Outcome>, String> {
     }
     let text = String::from_utf8(output.stdout).map_err(|error| error.to_string())?;
     let mut outcomes = Vec::new();
+    let mut fast = 0;
     for (line, (target, case)) in text.lines().zip(cases) {
         let reply: serde_json::Value =
             serde_json::from_str(line).map_err(|error| format!("{error}: {line}"))?;
         let field = |name: &str| reply.get(name).and_then(|v| v.as_str()).map(str::to_owned);
+        if reply.get("fast").and_then(serde_json::Value::as_bool) == Some(true) {
+            fast += 1;
+        }
         outcomes.push(match (field("ok"), field("rejected"), field("crashed")) {
             (Some(text), _, _) => Ok(text),
             (_, Some(message), _) => Err(message),
@@ -91,5 +118,5 @@ pub fn round_trips(cases: &[(String, String)]) -> Result<Vec<Outcome>, String> {
             cases.len()
         ));
     }
-    Ok(outcomes)
+    Ok((outcomes, fast))
 }

@@ -11,6 +11,9 @@ use std::process::Command;
 #[ignore = "full tier"]
 fn the_python_package_passes_mypy_strict() {
     let mypy = peers::ensure_mypy().unwrap_or_else(|problem| panic!("{problem}"));
+    // msgspec's type hints, for the fast decoder `_fast.py`.
+    let msgspec = peers::ensure_msgspec().unwrap_or_else(|problem| panic!("{problem}"));
+    let python_path = std::env::join_paths([mypy, msgspec]).expect("paths join");
     let package = cgp_test_support::repo().join("generated/python");
     let output = Command::new("python3")
         .args([
@@ -23,7 +26,7 @@ fn the_python_package_passes_mypy_strict() {
             "cgp_types",
         ])
         .current_dir(&package)
-        .env("PYTHONPATH", &mypy)
+        .env("PYTHONPATH", &python_path)
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .output()
         .unwrap_or_else(|error| panic!("cannot run python3: {error}"));

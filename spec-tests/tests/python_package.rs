@@ -11,15 +11,26 @@
 mod support;
 
 use spec_tests::{Outcome, python_package};
+use std::path::Path;
 use support::reference;
 
 /// Compares the package with the reference on each `(name, target, text)`.
 fn compare(cases: Vec<(String, String, String)>) -> Vec<String> {
+    compare_with(cases, None).0
+}
+
+/// [`compare`] with `extra` on `PYTHONPATH` (msgspec, for the fast path); also
+/// how many envelopes the fast decoder took.
+fn compare_with(
+    cases: Vec<(String, String, String)>,
+    extra: Option<&Path>,
+) -> (Vec<String>, usize) {
     let texts: Vec<(String, String)> = cases
         .iter()
         .map(|(_, target, text)| (target.clone(), text.clone()))
         .collect();
-    let ours = python_package::round_trips(&texts).unwrap_or_else(|problem| panic!("{problem}"));
+    let (ours, fast) = python_package::round_trips_with(&texts, extra)
+        .unwrap_or_else(|problem| panic!("{problem}"));
     let mut failures = Vec::new();
     for ((name, target, text), python) in cases.iter().zip(ours) {
         let theirs: Outcome = reference(target, text).expect("known target");
@@ -34,13 +45,12 @@ fn compare(cases: Vec<(String, String, String)>) -> Vec<String> {
             ));
         }
     }
-    failures
+    (failures, fast)
 }
 
-#[test]
-fn every_corpus_example_gets_the_reference_verdict_and_bytes() {
+fn corpus_cases() -> Vec<(String, String, String)> {
     let (known, _) = support::examples_the_reference_knows();
-    let cases: Vec<(String, String, String)> = known
+    known
         .into_iter()
         .map(|example| {
             (
@@ -49,9 +59,39 @@ fn every_corpus_example_gets_the_reference_verdict_and_bytes() {
                 example.as_line(),
             )
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn every_corpus_example_gets_the_reference_verdict_and_bytes() {
+    let cases = corpus_cases();
     assert!(cases.len() > 100, "only {} examples", cases.len());
     let failures = compare(cases);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// With msgspec installed, `decode_line` reads through msgspec's decoder what
+/// it can vouch for: the corpus and the edge texts still get the reference's
+/// verdicts and bytes, both paths agree on every value (the script checks),
+/// and the fast path takes most valid corpus envelopes.
+#[test]
+#[ignore = "full tier"]
+fn with_msgspec_the_fast_path_keeps_every_verdict_and_byte() {
+    let msgspec = spec_tests::peers::ensure_msgspec().unwrap_or_else(|problem| panic!("{problem}"));
+    let corpus = corpus_cases();
+    let envelopes_accepted = corpus
+        .iter()
+        .filter(|(_, target, text)| {
+            target == "Envelope" && reference(target, text).is_some_and(|outcome| outcome.is_ok())
+        })
+        .count();
+    let (failures, fast) = compare_with(corpus, Some(&msgspec));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        fast * 4 >= envelopes_accepted * 3,
+        "the fast path took {fast} of {envelopes_accepted} valid corpus envelopes"
+    );
+    let (failures, _) = compare_with(edge_cases(), Some(&msgspec));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -166,8 +206,7 @@ fn an_infinite_f32_is_refused_on_encoding_as_our_encoder_refuses_it() {
     assert!(message.contains("/query/embedding/0"), "{message}");
 }
 
-#[test]
-fn edge_texts_get_the_reference_verdict_and_bytes() {
+fn edge_cases() -> Vec<(String, String, String)> {
     let mut cases: Vec<(String, String, String)> = EDGES
         .iter()
         .enumerate()
@@ -187,6 +226,12 @@ fn edge_texts_get_the_reference_verdict_and_bytes() {
             format!(r#"{{"type":"shutdown","x":{nested}}}"#),
         ));
     }
+    cases
+}
+
+#[test]
+fn edge_texts_get_the_reference_verdict_and_bytes() {
+    let cases = edge_cases();
     let accepted = cases
         .iter()
         .filter(|(_, target, text)| reference(target, text).is_some_and(|outcome| outcome.is_ok()))

@@ -79,15 +79,20 @@ fn the_python_package_runs_the_vectors_with_unittest_and_its_harness() {
     let text = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{text}");
     assert!(text.contains("Ran 1 test"), "{text}");
-    let report = through(
-        "python3",
-        &[Path::new("-m"), Path::new("cgp_types.harness")],
-        vec![
-            ("PYTHONPATH".into(), package.into_os_string()),
-            ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
-        ],
-    );
-    assert_eq!(disagreeing(&report), f32_overflow(), "{report:#?}");
+    // The pure-Python path, then msgspec's fast decoder in front of it.
+    let msgspec = spec_tests::peers::ensure_msgspec().unwrap_or_else(|problem| panic!("{problem}"));
+    let with_msgspec = std::env::join_paths([package.clone(), msgspec]).expect("paths join");
+    for python_path in [package.into_os_string(), with_msgspec] {
+        let report = through(
+            "python3",
+            &[Path::new("-m"), Path::new("cgp_types.harness")],
+            vec![
+                ("PYTHONPATH".into(), python_path),
+                ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
+            ],
+        );
+        assert_eq!(disagreeing(&report), f32_overflow(), "{report:#?}");
+    }
 }
 
 #[test]

@@ -226,8 +226,15 @@ pub(crate) fn python_package_on(
     if let Some((_, models)) = pydantic {
         command.arg(models);
     }
+    // With the peers, the package runs as `cgp-types[fast]` installs it:
+    // msgspec's decoder in front of the pure-Python one.
+    let mut python_path = vec![config.repo.join("generated/python")];
+    if config.peers.is_some() {
+        python_path.push(spec_tests::peers::ensure_msgspec()?);
+    }
+    let python_path = std::env::join_paths(python_path).map_err(|error| error.to_string())?;
     let output = command
-        .env("PYTHONPATH", config.repo.join("generated/python"))
+        .env("PYTHONPATH", python_path)
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .stdin(Stdio::null())
         .output()
@@ -258,8 +265,13 @@ pub(crate) fn python_package_on(
             prefix.line_count()
         ));
     }
+    let with = if value.get("fast_path").and_then(Value::as_bool) == Some(true) {
+        "with msgspec"
+    } else {
+        "pure Python"
+    };
     let note = format!(
-        "best of {rounds} passes in one process, the two taking turns, on the first {:.1} MB",
+        "best of {rounds} passes in one process, the two taking turns, on the first {:.1} MB; cgp_types {with}",
         prefix.size() as f64 / 1e6
     );
     let figure = |seconds: f64| Throughput {

@@ -1045,13 +1045,43 @@ def decode_line(line: str | bytes) -> Envelope:
     """Reads one NDJSON line (its trailing whitespace ignored; bytes are read
     as UTF-8, invalid sequences replaced as the reference stdio reader does).
     Raises WireError where the reference decoder refuses the line."""
+    if _fast is not None:
+        envelope = _fast.decode(line)
+        if envelope is not None:
+            return typing.cast(Envelope, envelope)
     return typing.cast(Envelope, _ENVELOPE.read(_w.parse(line), ""))
 
 
 def encode_line(envelope: Envelope) -> str:
     """The canonical line of `envelope`, ending in a newline. Raises WireError
     when a value does not fit its member."""
+    try:
+        return _writer.encode(envelope)
+    except Exception:  # noqa: BLE001 - the exact writer decides
+        return _ENVELOPE.write(envelope, "") + "\n"
+
+
+def decode_line_exact(line: str | bytes) -> Envelope:
+    """`decode_line` without the msgspec fast path: the pure-Python reader
+    that decides every verdict, message and value. For tests and comparison."""
+    return typing.cast(Envelope, _ENVELOPE.read(_w.parse(line), ""))
+
+
+def encode_line_exact(envelope: Envelope) -> str:
+    """`encode_line` without the generated writer. For tests and comparison."""
     return _ENVELOPE.write(envelope, "") + "\n"
+
+
+FAST_PATH: bool
+"""Whether `decode_line` has msgspec's fast path (`pip install cgp-types[fast]`)."""
+# The fast paths import the classes above, so they come last.
+from . import _writer  # noqa: E402
+
+try:
+    from . import _fast
+except ImportError:  # msgspec is not installed: the exact path reads every line
+    _fast = None  # type: ignore[assignment]
+FAST_PATH = _fast is not None
 
 
 def decode_as(type_name: str, text: str | bytes) -> typing.Any:

@@ -14,6 +14,7 @@ mod support;
 mod verdicts;
 
 mod go;
+mod python;
 mod strategy;
 mod typescript;
 

@@ -14,6 +14,11 @@ impl Builder<'_> {
                     package
                         .classes
                         .push(self.class(name, &description, None, object)?);
+                    package.plans.push(ClassPlan {
+                        name: name.clone(),
+                        members: object.members.clone(),
+                        tag: None,
+                    });
                     package.table.push(TableEntry {
                         name: name.clone(),
                         shape: format!(
@@ -62,6 +67,11 @@ impl Builder<'_> {
                             literal(&branch.tag),
                             self.member_table(&owned, "        ")?
                         ));
+                        package.plans.push(ClassPlan {
+                            name: class.clone(),
+                            members: owned,
+                            tag: Some((union.tag.clone(), branch.tag.clone(), tag_at)),
+                        });
                         names.push(class);
                     }
                     package.aliases.push(AliasView {
@@ -73,6 +83,7 @@ impl Builder<'_> {
                         name: name.clone(),
                         tag: union.tag.clone(),
                     });
+                    package.union_branches.push((name.clone(), names.clone()));
                     package.table.push(TableEntry {
                         name: name.clone(),
                         shape: format!(
@@ -162,6 +173,11 @@ impl Builder<'_> {
                 literal(&variant.tag),
                 self.member_table(&members, "        ")?
             ));
+            package.plans.push(ClassPlan {
+                name: class.clone(),
+                members,
+                tag: Some((self.protocol.tag.clone(), variant.tag.clone(), tag_at)),
+            });
             package.variants.push(class);
         }
         package.envelope = format!(
@@ -307,7 +323,7 @@ impl Builder<'_> {
 
     /// The expression of an optional member's default: `None`, or the
     /// model's `default`.
-    fn default_expression(&self, member: &Member) -> Result<String, Diagnostic> {
+    pub(super) fn default_expression(&self, member: &Member) -> Result<String, Diagnostic> {
         match &member.annotations.default {
             Some(value) => self.default_value(&member.shape, value, &member.at),
             None if member.nullable() => Ok("None".into()),

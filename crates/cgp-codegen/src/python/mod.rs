@@ -20,6 +20,7 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 
 mod builder;
+mod fast;
 
 /// Where the package goes, relative to the repository root.
 pub const PYTHON_DIR: &str = "generated/python";
@@ -126,6 +127,21 @@ struct Package {
     variants: Vec<String>,
     envelope: String,
     names: Vec<String>,
+    /// Every class with its members in writing order, for the fast paths.
+    #[serde(skip)]
+    plans: Vec<ClassPlan>,
+    /// Each tagged union's branch classes.
+    #[serde(skip)]
+    union_branches: Vec<(String, Vec<String>)>,
+}
+
+/// One class: its members in writing order and, for a union's branch or a
+/// variant, `(tag member, tag value, where the tag goes among the members)`.
+#[derive(Debug)]
+struct ClassPlan {
+    name: String,
+    members: Vec<Member>,
+    tag: Option<(String, String, usize)>,
 }
 
 /// Renders the package: `(path relative to the repository root, contents)`
@@ -158,6 +174,15 @@ pub fn render(
             .map_err(|error| Diagnostic::file(&template_file, format!("{error:#}")))?;
         files.push((format!("{PYTHON_DIR}/{path}"), text));
     }
+    let builder = Builder { protocol };
+    files.push((
+        format!("{PYTHON_DIR}/cgp_types/_fast.py"),
+        builder.fast_decoder(&package)?,
+    ));
+    files.push((
+        format!("{PYTHON_DIR}/cgp_types/_writer.py"),
+        builder.fast_writer(&package)?,
+    ));
     for (path, text) in RUNTIME {
         files.push((format!("{PYTHON_DIR}/{path}"), text.to_owned()));
     }

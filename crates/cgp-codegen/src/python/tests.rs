@@ -59,6 +59,50 @@ fn a_model_renders_into_dataclasses_and_a_wire_table() {
 }
 
 #[test]
+fn the_fast_paths_mirror_what_msgspec_must_read_otherwise() {
+    let frame_id = json!({
+        "type": "object",
+        "properties": {
+            "frame_id": {"type": "integer", "minimum": 0, "maximum": 7},
+            "by": {"type": ["string", "null"], "x-cgp-emit": "omit-if-absent"}
+        },
+        "required": ["frame_id"]
+    });
+    let files = render(&protocol(frame_id), "demo/1.0").expect("renders");
+    let fast = file(&files, "cgp_types/_fast.py");
+    assert!(fast.contains("class _M_FrameId(FrameId):"), "{fast}");
+    assert!(
+        fast.contains(r#""frame_id": "typing.Annotated[int, msgspec.Meta(ge=0, le=7)]""#),
+        "{fast}"
+    );
+    assert!(fast.contains("class _M_Verify(msgspec.Struct, kw_only=True, gc=False, tag_field=\"type\", tag=\"verify\"):"), "{fast}");
+    let writer = file(&files, "cgp_types/_writer.py");
+    assert!(writer.contains("def _write_FrameId("), "{writer}");
+    assert!(
+        writer.contains(r#"add("{\"type\":\"verify\"")"#),
+        "{writer}"
+    );
+}
+
+#[test]
+fn a_member_named_as_a_keyword_has_no_fast_decoder_but_a_writer() {
+    let files = render(
+        &protocol(json!({
+            "type": "object",
+            "properties": {"from": {"type": "string"}},
+            "required": ["from"]
+        })),
+        "demo/1.0",
+    )
+    .expect("renders");
+    let fast = file(&files, "cgp_types/_fast.py");
+    assert!(fast.contains("raise ImportError"), "{fast}");
+    let writer = file(&files, "cgp_types/_writer.py");
+    assert!(writer.contains("item = value.from_"), "{writer}");
+    assert!(writer.contains(r#"add("{\"from\":")"#), "{writer}");
+}
+
+#[test]
 fn a_shape_the_package_cannot_carry_is_refused_not_guessed() {
     let refused = render(
         &protocol(json!({
