@@ -461,7 +461,15 @@ fn query_values_in_the_url_are_never_printed() {
     let url = format!("{}?api_key={KEY}&v=2", server.url);
     for format in ["json", "human", "junit", "github"] {
         let output = cgp(
-            &["check", "--format", format, "--timeout", "2", "--http", &url],
+            &[
+                "check",
+                "--format",
+                format,
+                "--timeout",
+                "2",
+                "--http",
+                &url,
+            ],
             None,
         );
         let printed = format!(
@@ -478,7 +486,11 @@ fn query_values_in_the_url_are_never_printed() {
         }
     }
     let refused = cgp(
-        &["check", "--http", &format!("http://203.0.113.9/cgp?api_key={KEY}")],
+        &[
+            "check",
+            "--http",
+            &format!("http://203.0.113.9/cgp?api_key={KEY}"),
+        ],
         None,
     );
     assert_eq!(refused.status.code(), Some(2));
