@@ -11,7 +11,7 @@ use cgp_check::stream::{LineVerdict, StreamOptions, check_stream};
 use cgp_check::transcript::{
     Line, LineReader, TranscriptChecker, check_message, check_verdict, parse_unique,
 };
-use cgp_classify::{self as classify, Side};
+use cgp_classify::{self as classify, ComparedVersion};
 use cgp_schema::json_text;
 use cgp_schema::{Bundle, Profile, SchemaSet};
 use serde_json::Value;
@@ -201,18 +201,21 @@ pub fn bundle(root: &Path, data: &[u8]) {
             let _ = Validator::new(&bundle);
         }
     }
-    if let Ok(side) = Side::from_source(set) {
+    if let Ok(side) = ComparedVersion::from_source(set) {
         for change in classify::classify(published_side(), &side).changes {
             let _ = change.to_string();
         }
     }
 }
 
-fn published_side() -> &'static Side {
-    static SIDE: OnceLock<Side> = OnceLock::new();
+fn published_side() -> &'static ComparedVersion {
+    static SIDE: OnceLock<ComparedVersion> = OnceLock::new();
     SIDE.get_or_init(|| {
-        Side::from_bundle_text("interop.schema.json", embedded::working(Profile::Interop))
-            .expect("the published bundle")
+        ComparedVersion::from_bundle_text(
+            "interop.schema.json",
+            embedded::working(Profile::Interop),
+        )
+        .expect("the published bundle")
     })
 }
 
@@ -226,7 +229,7 @@ pub fn classify(data: &[u8]) {
         return;
     };
     let Ok(overlay) = parse_unique(text) else {
-        let _ = Side::from_bundle_text("fuzz.json", text);
+        let _ = ComparedVersion::from_bundle_text("fuzz.json", text);
         return;
     };
     let new_text = match overlay {
@@ -246,7 +249,7 @@ pub fn classify(data: &[u8]) {
         }
         _ => text.to_owned(),
     };
-    let Ok(new) = Side::from_bundle_text("fuzz.json", &new_text) else {
+    let Ok(new) = ComparedVersion::from_bundle_text("fuzz.json", &new_text) else {
         return;
     };
     let old = published_side();

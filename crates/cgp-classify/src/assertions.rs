@@ -3,9 +3,9 @@
 //! describe is compared as written, and any difference is a change the
 //! classifier cannot order.
 
-use super::Rule;
+use super::ChangeRule;
 use super::facets::{self, Constraint, Order};
-use super::side::Side;
+use super::side::ComparedVersion;
 use super::walk::{Place, Walker, list_of, show};
 use cgp_schema::json_text;
 use cgp_schema::model::{self, Member, ObjectShape, Shape, TaggedUnion, UnknownMembers};
@@ -25,14 +25,18 @@ impl Walker<'_> {
             }
             (Shape::TaggedUnion(_), _) => {
                 self.report(
-                    Rule::ValueSetChanged,
+                    ChangeRule::ValueSetChanged,
                     place,
                     "is no longer a tagged union".into(),
                 );
                 return;
             }
             (_, Shape::TaggedUnion(_)) => {
-                self.report(Rule::ValueSetChanged, place, "is now a tagged union".into());
+                self.report(
+                    ChangeRule::ValueSetChanged,
+                    place,
+                    "is now a tagged union".into(),
+                );
                 return;
             }
             _ => {}
@@ -81,7 +85,7 @@ impl Walker<'_> {
                 };
                 if general(&before) != general(&after) {
                     self.report(
-                        Rule::TypeChanged,
+                        ChangeRule::TypeChanged,
                         place,
                         format!(
                             "the JSON type changed from {} to {}",
@@ -91,21 +95,21 @@ impl Walker<'_> {
                     );
                 } else if after.contains("number") && !before.contains("number") {
                     self.report(
-                        Rule::ValueSetWidened,
+                        ChangeRule::ValueSetWidened,
                         place,
                         "numbers with a fraction are now accepted (`integer` became `number`)"
                             .into(),
                     );
                 } else {
                     self.report(
-                        Rule::ValueSetNarrowed,
+                        ChangeRule::ValueSetNarrowed,
                         place,
                         "only integers are accepted now (`number` became `integer`)".into(),
                     );
                 }
             }
             (None, Some(after)) => self.report(
-                Rule::ValueSetNarrowed,
+                ChangeRule::ValueSetNarrowed,
                 place,
                 format!(
                     "values are now restricted to the JSON type {}",
@@ -113,7 +117,7 @@ impl Walker<'_> {
                 ),
             ),
             (Some(before), None) => self.report(
-                Rule::ValueSetWidened,
+                ChangeRule::ValueSetWidened,
                 place,
                 format!(
                     "values are no longer restricted to the JSON type {}",
@@ -145,7 +149,7 @@ impl Walker<'_> {
             (Some((before, _)), Some((after, _))) => {
                 for value in after.iter().filter(|value| !before.contains(value)) {
                     self.report(
-                        Rule::EnumValueAdded,
+                        ChangeRule::EnumValueAdded,
                         &place_values,
                         format!(
                             "the closed enumeration gains `{}`; send it only to peers that signalled support",
@@ -160,7 +164,7 @@ impl Walker<'_> {
                     .collect();
                 if !removed.is_empty() {
                     self.report(
-                        Rule::ValueSetNarrowed,
+                        ChangeRule::ValueSetNarrowed,
                         &place_values,
                         format!(
                             "{} {} no longer accepted",
@@ -179,7 +183,7 @@ impl Walker<'_> {
                 } else {
                     format!("values are now restricted to {}", listed(after))
                 };
-                self.report(Rule::ValueSetNarrowed, &place_values, message);
+                self.report(ChangeRule::ValueSetNarrowed, &place_values, message);
             }
             (Some((before, _)), None) => {
                 let message = if matches!(new, Shape::OpenVocabulary(_)) {
@@ -190,12 +194,12 @@ impl Walker<'_> {
                 } else {
                     format!("values are no longer restricted to {}", listed(before))
                 };
-                self.report(Rule::ValueSetWidened, &place_values, message);
+                self.report(ChangeRule::ValueSetWidened, &place_values, message);
             }
             (None, None) => {}
         }
         if let (Shape::OpenVocabulary(before), Shape::OpenVocabulary(after)) = (old, new) {
-            let known_at = |side: &Side, known_type: &Option<String>| {
+            let known_at = |side: &ComparedVersion, known_type: &Option<String>| {
                 known_type
                     .as_deref()
                     .and_then(|name| side.protocol.named(name))
@@ -209,14 +213,14 @@ impl Walker<'_> {
             };
             for value in after.known.iter().filter(|v| !before.known.contains(v)) {
                 self.report(
-                    Rule::VocabularyValueAdded,
+                    ChangeRule::VocabularyValueAdded,
                     place,
                     format!("the open vocabulary gains the known value `{value}`"),
                 );
             }
             for value in before.known.iter().filter(|v| !after.known.contains(v)) {
                 self.report(
-                    Rule::VocabularyValueRemoved,
+                    ChangeRule::VocabularyValueRemoved,
                     place,
                     format!(
                         "the open vocabulary no longer names `{value}`; receivers now treat it with the fallback"
@@ -243,12 +247,12 @@ impl Walker<'_> {
             match (before.get(keyword), after.get(keyword)) {
                 (Some(before), Some(after)) => self.constraint(&at, before, after),
                 (None, Some(after)) => self.report(
-                    Rule::ValueSetNarrowed,
+                    ChangeRule::ValueSetNarrowed,
                     &at,
                     format!("`{keyword}` {} was added", after.shown),
                 ),
                 (Some(before), None) => self.report(
-                    Rule::ValueSetWidened,
+                    ChangeRule::ValueSetWidened,
                     &at,
                     format!("`{keyword}` {} was removed", before.shown),
                 ),
@@ -269,7 +273,7 @@ impl Walker<'_> {
             _ if before.shown == after.shown => return,
             _ => {
                 self.report(
-                    Rule::ValueSetChanged,
+                    ChangeRule::ValueSetChanged,
                     at,
                     format!(
                         "`{keyword}` changed from {} to {}",
@@ -280,10 +284,10 @@ impl Walker<'_> {
             }
         };
         let (rule, verb) = match (tighter, lower) {
-            (true, true) => (Rule::ValueSetNarrowed, "raised"),
-            (true, false) => (Rule::ValueSetNarrowed, "lowered"),
-            (false, true) => (Rule::ValueSetWidened, "lowered"),
-            (false, false) => (Rule::ValueSetWidened, "raised"),
+            (true, true) => (ChangeRule::ValueSetNarrowed, "raised"),
+            (true, false) => (ChangeRule::ValueSetNarrowed, "lowered"),
+            (false, true) => (ChangeRule::ValueSetWidened, "lowered"),
+            (false, false) => (ChangeRule::ValueSetWidened, "raised"),
         };
         self.report(
             rule,
@@ -329,7 +333,7 @@ impl Walker<'_> {
             let old_name = &before.name;
             match renamed.iter().find(|(from, _)| *from == old_name) {
                 Some((_, after)) => self.report(
-                    Rule::FieldRenamed,
+                    ChangeRule::FieldRenamed,
                     &place.member(&after.name, before.at.pointer.clone(), after.at.pointer.clone()),
                     format!(
                         "the member `{old_name}` was renamed to `{}` (removed, and added with the same schema); deprecate it instead (SPEC U4)",
@@ -337,7 +341,7 @@ impl Walker<'_> {
                     ),
                 ),
                 None => self.report(
-                    Rule::FieldRemoved,
+                    ChangeRule::FieldRemoved,
                     &place.member(
                         old_name,
                         before.at.pointer.clone(),
@@ -359,13 +363,13 @@ impl Walker<'_> {
             );
             if after.required {
                 self.report(
-                    Rule::FieldAddedRequired,
+                    ChangeRule::FieldAddedRequired,
                     &member,
                     format!("the required member `{name}` was added"),
                 );
             } else {
                 self.report(
-                    Rule::FieldAddedOptional,
+                    ChangeRule::FieldAddedOptional,
                     &member,
                     format!("the optional member `{name}` was added"),
                 );
@@ -379,12 +383,12 @@ impl Walker<'_> {
             let member = place.member(name, before.at.pointer.clone(), after.at.pointer.clone());
             match (before.required, after.required) {
                 (false, true) => self.report(
-                    Rule::FieldMadeRequired,
+                    ChangeRule::FieldMadeRequired,
                     &member,
                     format!("the member `{name}` is now required"),
                 ),
                 (true, false) => self.report(
-                    Rule::FieldMadeOptional,
+                    ChangeRule::FieldMadeOptional,
                     &member,
                     format!("the member `{name}` is no longer required"),
                 ),
@@ -399,7 +403,7 @@ impl Walker<'_> {
     fn union(&mut self, place: &Place, old: &TaggedUnion, new: &TaggedUnion, depth: usize) {
         if old.tag != new.tag {
             self.report(
-                Rule::ValueSetChanged,
+                ChangeRule::ValueSetChanged,
                 &place.keyword("x-cgp-tag"),
                 format!(
                     "the union's tag member changed from `{}` to `{}`",
@@ -427,7 +431,7 @@ impl Walker<'_> {
                     listed(new, &place.new_at),
                 );
                 self.report(
-                    Rule::VariantRemoved,
+                    ChangeRule::VariantRemoved,
                     &at,
                     format!("the `{tag}` branch `{}` was removed", before.tag),
                 );
@@ -440,7 +444,7 @@ impl Walker<'_> {
                     let at =
                         branch_place(value, listed(old, &place.old_at), after.at.pointer.clone());
                     self.report(
-                        Rule::VariantAdded,
+                        ChangeRule::VariantAdded,
                         &at,
                         format!(
                             "the `{tag}` branch `{value}` was added; send it only to peers that signalled support"
@@ -488,6 +492,6 @@ impl Walker<'_> {
             ),
             (None, None) => return,
         };
-        self.report(Rule::ValueSetChanged, place, message);
+        self.report(ChangeRule::ValueSetChanged, place, message);
     }
 }

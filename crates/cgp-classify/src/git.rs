@@ -3,7 +3,7 @@
 //! rev-parse` resolves the ref, `git ls-tree` lists the tree and `git cat-file`
 //! reads each blob. Locations name the ref, as `main:schema/types/x.schema.json:12`.
 
-use super::Side;
+use super::ComparedVersion;
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
 use cgp_schema::source::{MAX_SCHEMA_FILE_BYTES, SCHEMA_SUFFIX, SchemaSet};
 use std::path::{Path, PathBuf};
@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 
 /// Loads the version of `path` (a schema directory or a bundle file, on disk
 /// now) that the repository holding it had at `reference`.
-pub fn load_side_at(reference: &str, path: &Path) -> Result<Side, Diagnostics> {
+pub fn load_side_at(reference: &str, path: &Path) -> Result<ComparedVersion, Diagnostics> {
     let shown = format!("{reference}:{}", path.display());
     let fail = |message: String| Diagnostics::from(Diagnostic::file(&shown, message));
     if reference.is_empty() || reference.starts_with('-') {
@@ -79,7 +79,7 @@ pub fn load_side_at(reference: &str, path: &Path) -> Result<Side, Diagnostics> {
         ))),
         [(_, kind, object, name)] if kind == "blob" && *name == in_repo => {
             let text = blob(&directory, object, &display_root)?;
-            Side::from_bundle_text(&display_root, &text)
+            ComparedVersion::from_bundle_text(&display_root, &text)
         }
         _ => {
             let prefix = format!("{in_repo}/");
@@ -117,7 +117,7 @@ pub fn load_side_at(reference: &str, path: &Path) -> Result<Side, Diagnostics> {
                 )));
             }
             sources.sort();
-            Side::from_source(SchemaSet::from_sources(&display_root, sources)?)
+            ComparedVersion::from_source(SchemaSet::from_sources(&display_root, sources)?)
         }
     }
 }

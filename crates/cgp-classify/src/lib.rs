@@ -13,7 +13,7 @@
 //! [`Shape`](cgp_schema::model::Shape)s kind by kind. Enumeration values compare as
 //! sets, so reordered members, values, variants or files, and reformatting, are
 //! no change at all. A schema the model cannot describe is compared as written:
-//! any difference is [`Rule::ValueSetChanged`].
+//! any difference is [`ChangeRule::ValueSetChanged`].
 //!
 //! # Pointers
 //!
@@ -64,7 +64,7 @@ mod side;
 mod walk;
 
 pub use git::load_side_at;
-pub use side::{Side, load_side};
+pub use side::{ComparedVersion, load_side};
 
 use cgp_schema::version::ProtocolVersion;
 use cgp_types::Direction;
@@ -176,32 +176,32 @@ macro_rules! rules {
     ($($variant:ident => $id:literal, $decision:expr, $doc:literal;)*) => {
         /// One kind of change, with one id each (SPEC.md §Compatibility has the table).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum Rule {
+        pub enum ChangeRule {
             $(#[doc = $doc] $variant,)*
         }
 
-        impl Rule {
+        impl ChangeRule {
             /// Every rule, in the order of the SPEC.md table.
-            pub const ALL: &'static [Rule] = &[$(Rule::$variant,)*];
+            pub const ALL: &'static [ChangeRule] = &[$(ChangeRule::$variant,)*];
 
             /// The rule id, e.g. `FIELD_REMOVED`.
             pub fn id(self) -> &'static str {
                 match self {
-                    $(Rule::$variant => $id,)*
+                    $(ChangeRule::$variant => $id,)*
                 }
             }
 
             /// How the rule decides its bump.
             pub fn decision(self) -> Decision {
                 match self {
-                    $(Rule::$variant => $decision,)*
+                    $(ChangeRule::$variant => $decision,)*
                 }
             }
 
             /// What the rule detects, in one sentence.
             pub fn detects(self) -> &'static str {
                 match self {
-                    $(Rule::$variant => $doc,)*
+                    $(ChangeRule::$variant => $doc,)*
                 }
             }
         }
@@ -253,7 +253,7 @@ rules! {
         "Only `title`, `description`, `examples`, `$comment` or `x-cgp-spec` changed.";
 }
 
-impl Rule {
+impl ChangeRule {
     /// The bump this rule requires for a change seen in `directions`. With no
     /// direction known, both are assumed.
     pub fn bump(self, directions: &BTreeSet<Direction>) -> Bump {
@@ -267,7 +267,7 @@ impl Rule {
     }
 }
 
-impl fmt::Display for Rule {
+impl fmt::Display for ChangeRule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.id())
     }
@@ -292,7 +292,7 @@ impl fmt::Display for Location {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Change {
     /// What kind of change it is.
-    pub rule: Rule,
+    pub rule: ChangeRule,
     /// What changed, in the pointer scheme of this module (e.g. `/ContextQuery/as_of`).
     pub pointer: String,
     /// Where it is in the old version (for an addition: the schema that lacked it).
@@ -370,7 +370,7 @@ impl Comparison {
 }
 
 /// Compares two versions and lists every change with the bump it requires.
-pub fn classify(old: &Side, new: &Side) -> Comparison {
+pub fn classify(old: &ComparedVersion, new: &ComparedVersion) -> Comparison {
     let mut walker = Walker {
         old,
         new,

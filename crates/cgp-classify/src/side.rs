@@ -26,7 +26,7 @@ enum Positions {
 /// One version to compare: its interop bundle and the protocol model read from
 /// it, where each part of it is written, and which directions reach each type.
 #[derive(Debug, Clone)]
-pub struct Side {
+pub struct ComparedVersion {
     display: String,
     version: ProtocolVersion,
     document: Value,
@@ -40,7 +40,7 @@ pub struct Side {
 /// Loads one side of a comparison: a directory is a set of source schemas (loaded,
 /// checked and bundled), a file is a published bundle. Paths are shown as given.
 /// Unreadable or invalid input is reported as [`Diagnostics`].
-pub fn load_side(path: &Path) -> Result<Side, Diagnostics> {
+pub fn load_side(path: &Path) -> Result<ComparedVersion, Diagnostics> {
     let shown = path.display().to_string();
     let shown = match shown.trim_end_matches('/') {
         "" => shown.clone(),
@@ -49,7 +49,7 @@ pub fn load_side(path: &Path) -> Result<Side, Diagnostics> {
     let metadata = std::fs::metadata(path)
         .map_err(|error| Diagnostic::file(&shown, format!("cannot read: {error}")))?;
     if metadata.is_dir() {
-        Side::from_source(SchemaSet::load(path, &shown)?)
+        ComparedVersion::from_source(SchemaSet::load(path, &shown)?)
     } else {
         let bytes = source::read_bounded(path)
             .map_err(|error| Diagnostic::file(&shown, format!("cannot read: {error}")))?;
@@ -62,17 +62,17 @@ pub fn load_side(path: &Path) -> Result<Side, Diagnostics> {
                 ),
             )
         })?;
-        Side::from_bundle_text(&shown, &text)
+        ComparedVersion::from_bundle_text(&shown, &text)
     }
 }
 
-impl Side {
+impl ComparedVersion {
     /// A side from checked source schemas, compared through their interop bundle;
     /// locations point into the source files.
-    pub fn from_source(set: SchemaSet) -> Result<Side, Diagnostics> {
+    pub fn from_source(set: SchemaSet) -> Result<ComparedVersion, Diagnostics> {
         let bundle = set.bundle(Profile::Interop)?;
         let protocol = Protocol::of_bundle(&set, &bundle);
-        Ok(Side {
+        Ok(ComparedVersion {
             display: set.display_root.clone(),
             version: set.version.clone(),
             directions: protocol.directions(),
@@ -88,7 +88,7 @@ impl Side {
 
     /// A side from the text of a published interop bundle; `file` is how the file
     /// is named in locations.
-    pub fn from_bundle_text(file: &str, text: &str) -> Result<Side, Diagnostics> {
+    pub fn from_bundle_text(file: &str, text: &str) -> Result<ComparedVersion, Diagnostics> {
         let document = json_text::parse_named(file, text)?;
         let at = |pointer: &str, message: String| -> Diagnostics {
             Diagnostic::at(
@@ -160,7 +160,7 @@ impl Side {
             return Err(Diagnostics(problems));
         }
         let protocol = Protocol::of_document(file, &document);
-        Ok(Side {
+        Ok(ComparedVersion {
             display: file.to_owned(),
             version,
             directions: protocol.directions(),

@@ -2,8 +2,8 @@
 //! pair, annotations, nullability and references. What two shapes accept is
 //! compared in [`assertions`](super::assertions).
 
-use super::side::Side;
-use super::{Change, MAX_DEPTH, Rule};
+use super::side::ComparedVersion;
+use super::{Change, ChangeRule, MAX_DEPTH};
 use cgp_schema::json_text;
 use cgp_schema::keywords::DOCUMENTATION_KEYWORDS;
 use cgp_schema::model::{self, Annotations, Member, Shape, Variant};
@@ -58,14 +58,14 @@ impl Place {
 static ANY: Shape = Shape::Any;
 
 pub(super) struct Walker<'s> {
-    pub(super) old: &'s Side,
-    pub(super) new: &'s Side,
+    pub(super) old: &'s ComparedVersion,
+    pub(super) new: &'s ComparedVersion,
     pub(super) changes: Vec<Change>,
     pub(super) visited: BTreeSet<(String, String)>,
 }
 
 impl Walker<'_> {
-    pub(super) fn report(&mut self, rule: Rule, place: &Place, message: String) {
+    pub(super) fn report(&mut self, rule: ChangeRule, place: &Place, message: String) {
         self.changes.push(Change {
             rule,
             pointer: place.pointer.clone(),
@@ -107,7 +107,7 @@ impl Walker<'_> {
                     directions: variant.direction().into_iter().collect(),
                 };
                 self.report(
-                    Rule::VariantRemoved,
+                    ChangeRule::VariantRemoved,
                     &place,
                     format!("the envelope variant `{tag}` was removed"),
                 );
@@ -122,7 +122,7 @@ impl Walker<'_> {
             };
             let Some(before) = old_variants.get(tag) else {
                 self.report(
-                    Rule::VariantAdded,
+                    ChangeRule::VariantAdded,
                     &place,
                     format!(
                         "the envelope variant `{tag}` was added; send it only to peers that signalled support"
@@ -137,7 +137,7 @@ impl Walker<'_> {
                     direction.map_or("no direction", |direction| direction.as_str())
                 };
                 self.report(
-                    Rule::VariantDirectionChanged,
+                    ChangeRule::VariantDirectionChanged,
                     &place.keyword("x-cgp-direction"),
                     format!(
                         "the variant `{tag}` changed direction from {} to {}",
@@ -173,7 +173,7 @@ impl Walker<'_> {
             ),
             (None, None) => return,
         };
-        self.report(Rule::ValueSetChanged, root, message);
+        self.report(ChangeRule::ValueSetChanged, root, message);
     }
 
     /// Compares two members' annotations, then what their values may be.
@@ -199,13 +199,13 @@ impl Walker<'_> {
         let (new_inner, new_null) = without_null(new);
         if old_null && !new_null {
             self.report(
-                Rule::ValueSetNarrowed,
+                ChangeRule::ValueSetNarrowed,
                 place,
                 "`null` is no longer accepted".into(),
             );
         } else if new_null && !old_null {
             self.report(
-                Rule::ValueSetWidened,
+                ChangeRule::ValueSetWidened,
                 place,
                 "`null` is now accepted".into(),
             );
@@ -276,7 +276,7 @@ impl Walker<'_> {
             && self.old.protocol.named(new_name).is_none()
         {
             self.report(
-                Rule::TypeRenamed,
+                ChangeRule::TypeRenamed,
                 &place,
                 format!("the type `{old_name}` was renamed to `{new_name}`"),
             );
@@ -304,7 +304,7 @@ impl Walker<'_> {
         if let Some(first) = documented.first() {
             let names: Vec<String> = documented.iter().map(|k| format!("`{k}`")).collect();
             self.report(
-                Rule::DocumentationChanged,
+                ChangeRule::DocumentationChanged,
                 &place.keyword(first),
                 format!("{} changed (documentation only)", names.join(", ")),
             );
@@ -312,7 +312,7 @@ impl Walker<'_> {
         let at = place.keyword("default");
         match (&old.default, &new.default) {
             (Some(before), Some(after)) if before != after => self.report(
-                Rule::DefaultChanged,
+                ChangeRule::DefaultChanged,
                 &at,
                 format!(
                     "the default changed from `{}` to `{}`",
@@ -321,12 +321,12 @@ impl Walker<'_> {
                 ),
             ),
             (None, Some(after)) => self.report(
-                Rule::DefaultChanged,
+                ChangeRule::DefaultChanged,
                 &at,
                 format!("the default `{}` was added", show(after)),
             ),
             (Some(before), None) => self.report(
-                Rule::DefaultChanged,
+                ChangeRule::DefaultChanged,
                 &at,
                 format!("the default `{}` was removed", show(before)),
             ),
@@ -335,7 +335,7 @@ impl Walker<'_> {
         if let (Some(before), Some(after)) = (old.emit, new.emit) {
             if before != after {
                 self.report(
-                    Rule::EmitChanged,
+                    ChangeRule::EmitChanged,
                     &place.keyword("x-cgp-emit"),
                     format!(
                         "`x-cgp-emit` changed from `{}` to `{}`",
@@ -347,9 +347,15 @@ impl Walker<'_> {
         }
         let at = place.keyword("deprecated");
         match (old.deprecated, new.deprecated) {
-            (false, true) => self.report(Rule::DeprecationChanged, &at, "now deprecated".into()),
+            (false, true) => {
+                self.report(ChangeRule::DeprecationChanged, &at, "now deprecated".into())
+            }
             (true, false) => {
-                self.report(Rule::DeprecationChanged, &at, "no longer deprecated".into());
+                self.report(
+                    ChangeRule::DeprecationChanged,
+                    &at,
+                    "no longer deprecated".into(),
+                );
             }
             _ => {}
         }

@@ -4,7 +4,7 @@
 use crate::bundles;
 use crate::exit::Exit;
 use crate::github::{Annotation, Level};
-use cgp_classify::{self as classify, Bump, Comparison, Side};
+use cgp_classify::{self as classify, Bump, ComparedVersion, Comparison};
 use cgp_report::changelog;
 use cgp_report::diff::DiffReport;
 use cgp_report::junit::{self, Case, Failure, Suite};
@@ -121,9 +121,9 @@ pub fn run(
 
 /// The old side of `--against`: a version `cgp` embeds, or `new`'s path at a
 /// git ref.
-fn against_side(reference: &str, new: &Path) -> Result<Side, Diagnostics> {
+fn against_side(reference: &str, new: &Path) -> Result<ComparedVersion, Diagnostics> {
     match bundles::text(reference, Profile::Interop) {
-        Some(text) => Side::from_bundle_text(&format!("{reference} (published)"), text),
+        Some(text) => ComparedVersion::from_bundle_text(&format!("{reference} (published)"), text),
         None => classify::load_side_at(reference, new),
     }
 }

@@ -7,7 +7,7 @@
 use crate::Generation;
 use crate::gates::GateProblem;
 use crate::plan::published_path;
-use cgp_classify::{self as classify, Side};
+use cgp_classify::{self as classify, ComparedVersion};
 use cgp_report::changelog::{self, CHANGELOG_FILE};
 use cgp_schema::source::read_text_bounded;
 use cgp_schema::{Diagnostic, Diagnostics, Profile, ProtocolVersion};
@@ -30,7 +30,7 @@ pub fn section(root: &Path, generation: &Generation) -> Result<String, Diagnosti
         .map(|release| &release.version)
         .filter(|released| released.name == version.name && released.key() < version.key())
         .max_by_key(|released| released.key());
-    let new = Side::from_source(generation.set.clone())?;
+    let new = ComparedVersion::from_source(generation.set.clone())?;
     match previous {
         Some(previous) => {
             let old = released_side(root, previous)?;
@@ -62,11 +62,11 @@ pub fn section(root: &Path, generation: &Generation) -> Result<String, Diagnosti
     }
 }
 
-fn released_side(root: &Path, version: &ProtocolVersion) -> Result<Side, Diagnostics> {
+fn released_side(root: &Path, version: &ProtocolVersion) -> Result<ComparedVersion, Diagnostics> {
     let path = published_path(version, Profile::Interop);
     let text = read_text_bounded(&root.join(&path))
         .map_err(|error| Diagnostic::file(&path, format!("cannot read: {error}")))?;
-    Side::from_bundle_text(&path, &text)
+    ComparedVersion::from_bundle_text(&path, &text)
 }
 
 /// CHANGELOG.md with the working version's section first, or `None` when it

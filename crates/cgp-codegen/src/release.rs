@@ -10,7 +10,7 @@
 
 use crate::gates::GateProblem;
 use crate::plan::{self, Generation};
-use cgp_classify::Side;
+use cgp_classify::ComparedVersion;
 use cgp_gates::reissue;
 use cgp_gates::release::{self, Blessing, Manifest, Verdict};
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
@@ -99,7 +99,7 @@ pub fn set_version(root: &Path, version: &ProtocolVersion) -> Result<Vec<String>
 /// The drift gate: the latest release's published interop bundle against the
 /// working schemas.
 pub fn drift(root: &Path, generation: &Generation) -> Result<Verdict, Diagnostics> {
-    let working = Side::from_source(generation.set.clone())?;
+    let working = ComparedVersion::from_source(generation.set.clone())?;
     let Some(latest) = generation.releases.latest() else {
         return Ok(release::judge(None, &working));
     };
@@ -113,7 +113,7 @@ pub fn drift(root: &Path, generation: &Generation) -> Result<Verdict, Diagnostic
             ),
         )
     })?;
-    let released = Side::from_bundle_text(&path, &text)?;
+    let released = ComparedVersion::from_bundle_text(&path, &text)?;
     if released.version() != &latest.version {
         return Err(Diagnostic::file(
             &path,

@@ -9,7 +9,7 @@
 
 use crate::corpus::Example;
 use cgp_check::validate::Validator;
-use cgp_classify::{self as classify, Side};
+use cgp_classify::{self as classify, ComparedVersion};
 use cgp_schema::bundle::{Bundle, Profile};
 use cgp_schema::mutate::Mutator;
 use cgp_schema::shown::short;
@@ -73,8 +73,8 @@ pub fn same_wire(
         // strict pair is held to its verdicts.
         let classified = (pair.profile == Profile::Interop).then(|| {
             (
-                Side::from_bundle_text(pair.path, pair.released),
-                Side::from_bundle_text(pair.path, pair.reissued),
+                ComparedVersion::from_bundle_text(pair.path, pair.released),
+                ComparedVersion::from_bundle_text(pair.path, pair.reissued),
             )
         });
         match classified {

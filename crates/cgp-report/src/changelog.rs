@@ -114,9 +114,9 @@ fn inline(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cgp_classify::{Change, Location, Rule};
+    use cgp_classify::{Change, ChangeRule, Location};
 
-    fn change(rule: Rule, pointer: &str, line: usize) -> Change {
+    fn change(rule: ChangeRule, pointer: &str, line: usize) -> Change {
         Change {
             rule,
             pointer: pointer.into(),
@@ -135,8 +135,8 @@ mod tests {
     fn changes_are_grouped_by_bump() {
         let comparison = Comparison {
             changes: vec![
-                change(Rule::FieldAddedOptional, "/Q/b", 7),
-                change(Rule::FieldRemoved, "/Q/a", 3),
+                change(ChangeRule::FieldAddedOptional, "/Q/b", 7),
+                change(ChangeRule::FieldRemoved, "/Q/a", 3),
             ],
             required_bump: Bump::Major,
         };

@@ -2,12 +2,12 @@
 //! cannot describe, and bundles that are odd or broken.
 
 use super::fixture::*;
-use cgp_classify::{self as classify, Side};
+use cgp_classify::{self as classify, ComparedVersion};
 use serde_json::{Value, json};
 
 /// A published bundle whose one variant, `answer` (provider → host), refers to
 /// the type `Item`.
-fn bundle(item: Value) -> Side {
+fn bundle(item: Value) -> ComparedVersion {
     let document = json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "x-cgp-protocol-version": "demo/1.0",
@@ -21,7 +21,7 @@ fn bundle(item: Value) -> Side {
         "$defs": {"Item": item}
     });
     let text = serde_json::to_string_pretty(&document).expect("serialise");
-    Side::from_bundle_text("bundle.json", &text).expect("a valid bundle")
+    ComparedVersion::from_bundle_text("bundle.json", &text).expect("a valid bundle")
 }
 
 /// Hand-written bundles reach shapes the source checker refuses; the classifier
@@ -170,13 +170,13 @@ fn odd_bundles_do_not_panic() {
         json!({"oneOf": [{"properties": {"type": {"const": "a"}, "m": {"x-cgp-tag": 5, "oneOf": [null]}}}], "$defs": {}}),
         json!({"oneOf": [{"properties": {"type": {"const": "a"}, "m": {"type": [1, "null"], "enum": 3, "minimum": "x", "items": 7}}}], "$defs": {}}),
     ];
-    let sides: Vec<Side> = shapes
+    let sides: Vec<ComparedVersion> = shapes
         .iter()
         .map(|shape| {
             let mut document = shape.clone();
             document["x-cgp-profile"] = json!("interop");
             document["x-cgp-protocol-version"] = json!("demo/1.0");
-            Side::from_bundle_text("odd.json", &document.to_string()).expect("loads")
+            ComparedVersion::from_bundle_text("odd.json", &document.to_string()).expect("loads")
         })
         .collect();
     let mut compared = 0;
@@ -203,7 +203,7 @@ fn a_reference_cycle_in_a_bundle_is_named() {
         "oneOf": [{"properties": {"type": {"const": "a"}, "m": {"$ref": "#/$defs/Loop2"}}}],
         "$defs": {"Loop2": {"$ref": "#/$defs/Loop1"}, "Loop1": {"$ref": "#/$defs/Loop2"}, "Self": {"$ref": "#/$defs/Self"}}
     });
-    let problems = Side::from_bundle_text("cycle.json", &document.to_string())
+    let problems = ComparedVersion::from_bundle_text("cycle.json", &document.to_string())
         .expect_err("a cycle")
         .to_string();
     assert!(
@@ -229,9 +229,10 @@ fn unreadable_input_is_a_diagnostic() {
             .starts_with("/nonexistent/cgp-schema: cannot read: "),
         "{missing}"
     );
-    let not_json = Side::from_bundle_text("b.json", "{\"oneOf\": [").expect_err("bad JSON");
+    let not_json =
+        ComparedVersion::from_bundle_text("b.json", "{\"oneOf\": [").expect_err("bad JSON");
     assert!(not_json.to_string().starts_with("b.json:1:"), "{not_json}");
-    let strict = Side::from_bundle_text(
+    let strict = ComparedVersion::from_bundle_text(
         "strict.schema.json",
         "{\"x-cgp-profile\": \"strict\", \"oneOf\": []}",
     )
@@ -240,7 +241,7 @@ fn unreadable_input_is_a_diagnostic() {
         strict.to_string(),
         "strict.schema.json:1:19: /x-cgp-profile: this is the strict bundle; compare interop bundles (the receiver's contract), e.g. interop.schema.json beside it"
     );
-    let dangling = Side::from_bundle_text(
+    let dangling = ComparedVersion::from_bundle_text(
         "b.json",
         "{\"x-cgp-profile\": \"interop\", \"x-cgp-protocol-version\": \"demo/1.0\",\n \"oneOf\": [{\"$ref\": \"#/$defs/Nope\"}]}",
     )

@@ -1,7 +1,7 @@
 //! One fixture pair per rule id, each expecting exactly that change.
 
 use super::fixture::*;
-use cgp_classify::Rule;
+use cgp_classify::ChangeRule;
 use serde_json::{Value, json};
 
 #[test]
@@ -487,7 +487,7 @@ fn every_rule_has_a_fixture_pair() {
     }
     // Rules that only a hand-written bundle can trigger are covered below.
     let elsewhere = ["VALUE_SET_CHANGED"];
-    for rule in Rule::ALL {
+    for rule in ChangeRule::ALL {
         assert!(
             covered.contains(&rule.id()) || elsewhere.contains(&rule.id()),
             "no fixture pair for {}",

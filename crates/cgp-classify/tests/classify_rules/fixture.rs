@@ -1,7 +1,7 @@
 //! The demo protocol every pair edits, and the comparison of what the
 //! classifier reports with what a case expects.
 
-use cgp_classify::{self as classify, Bump, Comparison, Side};
+use cgp_classify::{self as classify, Bump, ComparedVersion, Comparison};
 use cgp_schema::SchemaSet;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -166,7 +166,7 @@ pub fn base() -> Files {
     files
 }
 
-pub fn load(files: &Files) -> Side {
+pub fn load(files: &Files) -> ComparedVersion {
     let sources = files
         .iter()
         .map(|(path, value)| {
@@ -176,7 +176,7 @@ pub fn load(files: &Files) -> Side {
         .collect();
     let set = SchemaSet::from_sources("schema", sources)
         .unwrap_or_else(|problems| panic!("the fixture must be a valid schema set:\n{problems}"));
-    Side::from_source(set).unwrap_or_else(|problems| panic!("bundle: {problems}"))
+    ComparedVersion::from_source(set).unwrap_or_else(|problems| panic!("bundle: {problems}"))
 }
 
 pub fn at<'v>(files: &'v mut Files, path: &str, pointer: &str) -> &'v mut Value {

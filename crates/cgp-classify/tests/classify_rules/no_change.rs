@@ -2,7 +2,7 @@
 //! formatting, documentation.
 
 use super::fixture::*;
-use cgp_classify::{self as classify, Bump, Side};
+use cgp_classify::{self as classify, Bump, ComparedVersion};
 use cgp_schema::SchemaSet;
 use serde_json::{Value, json};
 
@@ -65,7 +65,7 @@ fn a_reformatted_file_is_no_change() {
         })
         .collect();
     let set = SchemaSet::from_sources("schema", sources).expect("valid");
-    let compact = Side::from_source(set).expect("bundle");
+    let compact = ComparedVersion::from_source(set).expect("bundle");
     let comparison = classify::classify(&pretty, &compact);
     assert_eq!(comparison.changes, Vec::new());
     assert_eq!(comparison.required_bump, Bump::None);

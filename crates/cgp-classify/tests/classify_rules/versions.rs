@@ -2,7 +2,7 @@
 //! sources, and the rule table of SPEC.md.
 
 use super::fixture::*;
-use cgp_classify::{self as classify, Bump, Rule};
+use cgp_classify::{self as classify, Bump, ChangeRule};
 use serde_json::json;
 
 #[test]
@@ -133,7 +133,7 @@ fn the_spec_rule_table_matches_the_rules() {
             )
         })
         .collect();
-    let expected: Vec<(String, String)> = Rule::ALL
+    let expected: Vec<(String, String)> = ChangeRule::ALL
         .iter()
         .map(|rule| {
             let bump = match rule.decision() {

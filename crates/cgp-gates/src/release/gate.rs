@@ -1,7 +1,7 @@
 //! The bump gate: whether the working schemas carry the protocol version their
 //! changes since the latest release require.
 
-use cgp_classify::{self as classify, Bump, Change, Comparison, Side};
+use cgp_classify::{self as classify, Bump, Change, ComparedVersion, Comparison};
 use cgp_schema::version::ProtocolVersion;
 use std::fmt;
 
@@ -180,7 +180,7 @@ fn advice(released: &ProtocolVersion, needed: &ProtocolVersion, schema_dir: &str
 ///
 /// `latest` is the latest release's published interop bundle (or `None` before
 /// the first release); `working` the schemas as they are now.
-pub fn judge(latest: Option<&Side>, working: &Side) -> Verdict {
+pub fn judge(latest: Option<&ComparedVersion>, working: &ComparedVersion) -> Verdict {
     let working_version = working.version().clone();
     let mut verdict = Verdict {
         latest: latest.map(|side| side.version().clone()),

@@ -1,13 +1,13 @@
 //! Unit tests of the release manifest, the bump gate and set-version.
 
 use super::*;
-use cgp_classify::Side;
+use cgp_classify::ComparedVersion;
 
 fn version(text: &str) -> ProtocolVersion {
     text.parse().expect("version")
 }
 
-fn side(version: &str, extra: Value) -> Side {
+fn side(version: &str, extra: Value) -> ComparedVersion {
     let mut members = json!({"type": {"const": "ask"}, "goal": {"type": "string"}});
     if let (Some(members), Value::Object(extra)) = (members.as_object_mut(), extra) {
         members.extend(extra);
@@ -20,7 +20,7 @@ fn side(version: &str, extra: Value) -> Side {
         "$defs": {}
     });
     let text = serde_json::to_string_pretty(&document).unwrap_or_default();
-    Side::from_bundle_text("b.json", &text).expect("bundle")
+    ComparedVersion::from_bundle_text("b.json", &text).expect("bundle")
 }
 
 #[test]
