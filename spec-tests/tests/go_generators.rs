@@ -188,7 +188,7 @@ fn quicktype_merges_the_variants_and_encoding_json_parts_from_the_reference() {
             .arg(bundle_path(profile)));
         assert!(ok, "quicktype fails on the {profile:?} bundle:\n{report}");
         let models = std::fs::read_to_string(&out).expect("its output");
-        // One struct for all eight variants, the tag and every member in it.
+        // One struct for all the variants, the tag and every member in it.
         assert!(models.contains("type Envelope struct {"), "{profile:?}");
         assert!(
             models.contains("`json:\"protocol_version,omitempty\"`"),
