@@ -134,19 +134,26 @@ fn a_spec_anchor_that_does_not_exist_fails_the_links_gate_twice() {
     let text = tree.read(schema);
     let written = "\"x-cgp-spec\": \"SPEC.md#variant-query\"";
     assert!(text.contains(written), "{text}");
+    // An anchor SPEC.md does not have: derived, so that the protocol may grow.
+    let spec = tree.read("SPEC.md");
+    let anchor = (0..)
+        .map(|n| format!("variant-nowhere{n}"))
+        .find(|anchor| !spec.contains(anchor.as_str()))
+        .expect("a free anchor");
     tree.write(
         schema,
-        &text.replace(written, "\"x-cgp-spec\": \"SPEC.md#variant-ping\""),
+        &text.replace(written, &format!("\"x-cgp-spec\": \"SPEC.md#{anchor}\"")),
     );
     let generation = cgp_codegen::generate(&tree.0).expect("generate");
     let page = "generated/docs/variants/query.md";
-    let link = "../../../SPEC.md#variant-ping";
+    let link = format!("../../../SPEC.md#{anchor}");
+    let link = link.as_str();
     let missing = Fault::NoAnchor {
         file: "SPEC.md".into(),
-        anchor: "variant-ping".into(),
+        anchor: anchor.clone(),
     };
     let text = tree.read(schema);
-    let line = line_of(&text, "variant-ping");
+    let line = line_of(&text, &anchor);
     let column = text
         .lines()
         .nth(line - 1)
@@ -164,7 +171,7 @@ fn a_spec_anchor_that_does_not_exist_fails_the_links_gate_twice() {
                     line,
                     column,
                 },
-                reference: "SPEC.md#variant-ping".into(),
+                reference: format!("SPEC.md#{anchor}"),
                 fault: missing.clone(),
             },
             GateProblem::BrokenLink {
@@ -178,7 +185,7 @@ fn a_spec_anchor_that_does_not_exist_fails_the_links_gate_twice() {
     assert_eq!(
         found[0].to_string(),
         format!(
-            "{schema}:{line}:{column}: x-cgp-spec `SPEC.md#variant-ping` leads nowhere: SPEC.md has no heading or id that makes the anchor #variant-ping"
+            "{schema}:{line}:{column}: x-cgp-spec `SPEC.md#{anchor}` leads nowhere: SPEC.md has no heading or id that makes the anchor #{anchor}"
         )
     );
 }
@@ -312,8 +319,18 @@ fn a_new_vocabulary_value_without_an_example_fails_the_coverage_gate() {
         .map(|n| format!("kind{n}"))
         .find(|value| !text.contains(value.as_str()))
         .expect("a free name");
-    // The closed list of known values, and the list the `Other` branch excludes.
-    let edited = text.replace("\"graph\"\n", &format!("\"graph\",\n        \"{value}\"\n"));
+    // The closed list of known values, and the list the `Other` branch
+    // excludes: the value goes after the last known one, whichever that is.
+    let schema_value: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let last = schema_value["$defs"]["KnownFrameKind"]["enum"]
+        .as_array()
+        .and_then(|values| values.last())
+        .and_then(serde_json::Value::as_str)
+        .expect("a last known kind");
+    let edited = text.replace(
+        &format!("\"{last}\"\n"),
+        &format!("\"{last}\",\n        \"{value}\"\n"),
+    );
     assert_eq!(edited.matches(value.as_str()).count(), 2, "{edited}");
     tree.write(schema, &edited);
     let protocol = model(&tree);
@@ -395,8 +412,10 @@ fn a_changelog_out_of_step_with_the_releases_fails_the_changelog_gate() {
             .to_string()
             .contains("a section for notes, which is not released")
     );
-    // A section for a version that is not released.
-    let mut next = version.clone();
+    // A section for a version that is not released: the one after the
+    // working version.
+    let generation = cgp_codegen::generate(&tree.0).expect("generate");
+    let mut next = generation.set.version.clone();
     next.minor += 1;
     tree.write("CHANGELOG.md", &format!("## {next}\n\nNot yet.\n\n{text}"));
     let unreleased = problems(&tree, Gate::Changelog);
@@ -419,10 +438,15 @@ fn a_changelog_out_of_step_with_the_releases_fails_the_changelog_gate() {
     tree.write("CHANGELOG.md", &text);
     let generation = cgp_codegen::generate(&tree.0).expect("generate");
     let section = cgp_codegen::changelog::section(&tree.0, &generation).expect("section");
-    assert!(text.contains(&section), "{section}");
-    assert_eq!(
-        cgp_codegen::changelog::with_working_section(&tree.0, &generation).expect("read"),
-        None,
-        "nothing to add"
-    );
+    let added = cgp_codegen::changelog::with_working_section(&tree.0, &generation).expect("read");
+    let manifest = cgp_codegen::release::read_manifest(&tree.0).expect("manifest");
+    if manifest.release(&generation.set.version).is_some() {
+        assert!(text.contains(&section), "{section}");
+        assert_eq!(added, None, "nothing to add");
+    } else {
+        // Between a bump and its release, the release adds the working
+        // version's section.
+        let added = added.expect("the working version's section to add");
+        assert!(added.contains(&section), "{added}");
+    }
 }
