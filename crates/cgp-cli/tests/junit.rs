@@ -93,12 +93,29 @@ fn cases(xml: &str) -> Vec<Case> {
     all
 }
 
+/// The first released protocol version, from the release manifest: the
+/// transcripts under `tests/data/` are captures of its wire, so they are
+/// judged by it, whichever version is working.
+fn first_release() -> String {
+    let manifest =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../generated/schema/releases.json");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(manifest).expect("releases.json"))
+            .expect("JSON");
+    manifest["releases"][0]["version"]
+        .as_str()
+        .expect("a released version")
+        .to_owned()
+}
+
 #[test]
 fn validate_has_a_case_per_file_failed_with_its_findings() {
     let errors = format!("{DATA}/errors.ndjson");
     let strict = format!("{DATA}/strict.ndjson");
     let output = cgp(&[
         "validate",
+        "--version",
+        &first_release(),
         "--format",
         "junit",
         "--semantic",
