@@ -109,7 +109,7 @@ fn beyond_the_reference() -> (BTreeSet<String>, BTreeSet<String>) {
     }
     let path = |version: &str| {
         let version: ProtocolVersion = version.parse().expect("a version");
-        spec_tests::repo_root().join(cgp_codegen::plan::published_path(
+        cgp_test_support::repo().join(cgp_codegen::plan::published_path(
             &version,
             Profile::Interop,
         ))

@@ -113,7 +113,7 @@ pub fn examples_the_reference_knows() -> (Vec<cgp_gates::corpus::Example>, usize
     let bundle = Bundle::from_published(&text).expect("the reference's bundle");
     let validator = Validator::new(&bundle).expect("the reference's validator");
     let path =
-        spec_tests::repo_root().join(cgp_codegen::plan::published_path(&version, Profile::Strict));
+        cgp_test_support::repo().join(cgp_codegen::plan::published_path(&version, Profile::Strict));
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
     let strict = Bundle::from_published(&text).expect("the reference's strict bundle");
