@@ -323,3 +323,48 @@ fn a_variant_that_does_not_compile_is_named() {
         violations[0].message
     );
 }
+
+/// The interop bundle, relabelled as the family before the hand-written
+/// types' and given a variant they lack: what an older released family looks
+/// like after a major removed a variant.
+fn older_family_with_a_variant_the_types_lack() -> Validator {
+    let version: cgp_schema::ProtocolVersion =
+        cgp_types::PROTOCOL_VERSION.parse().expect("a version");
+    // A family the hand-written types do not speak (the next major stands in
+    // for an older one: only the family differs).
+    let other = version.with_number(version.major + 1, 0);
+    let mut document = published_interop_bundle().document;
+    document["x-cgp-protocol-version"] = serde_json::json!(other.to_string());
+    document["oneOf"]
+        .as_array_mut()
+        .expect("oneOf")
+        .push(serde_json::json!({
+            "type": "object",
+            "properties": {"type": {"const": "ping"}, "id": {"type": "string"}},
+            "required": ["type"]
+        }));
+    let bundle =
+        cgp_schema::bundle::Bundle::from_published(&document.to_string()).expect("a bundle");
+    Validator::new(&bundle).expect("compiles")
+}
+
+/// Another family's messages are judged by its own schema alone: a variant the
+/// hand-written types lack is valid there (found by the version rehearsal,
+/// where `cgp validate --version <older>` tripped the decoder layer).
+#[test]
+fn another_familys_messages_are_judged_by_its_schema_alone() {
+    let validator = older_family_with_a_variant_the_types_lack();
+    assert!(!validator.decodes_with_hand_written_types());
+    assert!(published_interop_validator().decodes_with_hand_written_types());
+    let line = br#"{"type":"ping","id":"p1"}"#;
+    let message = check_message(&validator, line);
+    assert!(message.is_valid(), "{:?}", message.findings);
+    assert_eq!(message.variant, None);
+    assert!(message.envelope.is_none() && message.value.is_some());
+    let verdict = check_verdict(&validator, line);
+    assert!(verdict.is_valid(), "{:?}", verdict.findings);
+    // Its schema still rejects what it does not allow.
+    let wrong = check_message(&validator, br#"{"type":"ping","id":1}"#);
+    assert_eq!(wrong.findings.len(), 1, "{:?}", wrong.findings);
+    assert_eq!(wrong.findings[0].layer, Layer::Schema);
+}

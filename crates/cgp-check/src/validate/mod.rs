@@ -237,6 +237,26 @@ impl Validator {
             .and_then(Value::as_str)
     }
 
+    /// Whether the hand-written types (`cgp_types`) describe this bundle's
+    /// wire: its version is in their major family. Within a family versions
+    /// only add, so the hand-written types decode every message an older minor
+    /// accepts; an older family may hold variants and members they no longer
+    /// have, so its messages are judged by its own schema alone.
+    pub fn decodes_with_hand_written_types(&self) -> bool {
+        let family = |version: &str| {
+            version
+                .parse::<cgp_schema::ProtocolVersion>()
+                .ok()
+                .map(|version| version.family())
+        };
+        match self.protocol_version() {
+            Some(version) => {
+                family(version).is_some() && family(version) == family(cgp_types::PROTOCOL_VERSION)
+            }
+            None => true,
+        }
+    }
+
     /// The envelope tags, in bundle order.
     pub fn tags(&self) -> &[String] {
         &self.tags
