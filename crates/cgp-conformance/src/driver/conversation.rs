@@ -25,7 +25,7 @@ impl Driver<'_> {
         wait: Wait,
     ) -> Option<Checked> {
         self.silent = false;
-        if !self.send(line, probe) {
+        if !self.send(line, probe, Some(rule)) {
             return None;
         }
         let timeout = match wait {
@@ -111,21 +111,50 @@ impl Driver<'_> {
         reply
     }
 
-    pub(super) fn send(&mut self, line: &[u8], probe: bool) -> bool {
+    /// Sends `line`. A write that fails because the provider has exited is
+    /// reported as its closed output, under `rule` (what a request it left
+    /// unanswered breaks), as a read would have found it: whether the write
+    /// or the read notices first is a matter of timing.
+    pub(super) fn send(&mut self, line: &[u8], probe: bool, rule: Option<Rule>) -> bool {
         self.record(Side::Host, line, probe);
-        match self.peer().send(line) {
-            Ok(()) => true,
-            Err(error) => {
-                self.problem(
-                    Severity::Error,
-                    Side::Provider,
-                    None,
-                    format!("cannot write to the provider ({error}); it stopped reading its input"),
-                );
-                self.end("the provider stopped reading its input");
-                false
+        let Err(error) = self.peer().send(line) else {
+            return true;
+        };
+        loop {
+            match self.peer().receive(EXITED_GRACE) {
+                Received::Line { bytes, terminated } => {
+                    self.unsolicited(&bytes, terminated, "no request was waiting for them");
+                    if self.ended.is_some() {
+                        return false;
+                    }
+                }
+                Received::Closed => {
+                    self.closed_output = true;
+                    let message = match rule {
+                        Some(_) => {
+                            "the provider closed its output instead of answering (did it exit?)"
+                        }
+                        None => "the provider closed its output before shutdown (did it exit?)",
+                    };
+                    self.problem(Severity::Error, Side::Provider, rule, message.into());
+                    self.end("the provider closed its output");
+                    return false;
+                }
+                Received::TooLong { length } => {
+                    self.unsolicited_too_long(length);
+                    return false;
+                }
+                Received::Timeout | Received::Failed(_) => break,
             }
         }
+        self.problem(
+            Severity::Error,
+            Side::Provider,
+            None,
+            format!("cannot write to the provider ({error}); it stopped reading its input"),
+        );
+        self.end("the provider stopped reading its input");
+        false
     }
 
     /// Reads what the provider wrote without being asked.

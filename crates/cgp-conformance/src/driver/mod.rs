@@ -30,6 +30,8 @@ mod bookkeeping;
 mod conversation;
 mod probes;
 mod steps;
+#[cfg(test)]
+mod tests;
 
 use conversation::Wait;
 
@@ -84,6 +86,10 @@ pub(crate) const MAX_VERIFY_FRAMES: usize = 8;
 /// At most this many file provenance links are re-read and hashed
 /// (CGP-FILE-BYTES).
 pub(crate) const MAX_REREAD: usize = 64;
+/// How long a failed write waits to see whether the provider's output closed
+/// too (it exited) or stays open (it only stopped reading its input).
+const EXITED_GRACE: Duration = Duration::from_millis(500);
+
 /// How long a provider that closed its output gets to exit before it is killed.
 const EXIT_GRACE: Duration = Duration::from_millis(500);
 

@@ -247,7 +247,7 @@ impl Driver<'_> {
         if !self.begin("shutdown") {
             return;
         }
-        if !self.send(&encode(&Envelope::Shutdown), false) {
+        if !self.send(&encode(&Envelope::Shutdown), false, None) {
             self.finish();
             return;
         }
