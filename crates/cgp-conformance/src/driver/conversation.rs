@@ -157,7 +157,8 @@ impl Driver<'_> {
         false
     }
 
-    /// Reads what the provider wrote without being asked.
+    /// Reads what the provider wrote without being asked, up to a closed
+    /// output, which the next request or shutdown reports.
     pub(super) fn drain(&mut self) {
         while self.ended.is_none() {
             match self.peer().receive(Duration::ZERO) {
@@ -166,16 +167,10 @@ impl Driver<'_> {
                     self.unsolicited(&bytes, terminated, "no request was waiting for them");
                 }
                 Received::TooLong { length } => self.unsolicited_too_long(length),
-                Received::Closed => {
-                    self.closed_output = true;
-                    self.problem(
-                        Severity::Error,
-                        Side::Provider,
-                        None,
-                        "the provider closed its output before shutdown (did it exit?)".into(),
-                    );
-                    self.end("the provider closed its output");
-                }
+                // Left for the next request, which reports it under its rule
+                // (or for shutdown): whether the provider's exit shows here or
+                // there is a matter of timing.
+                Received::Closed => return,
                 Received::Failed(error) => self.read_failed(None, &error),
             }
         }
