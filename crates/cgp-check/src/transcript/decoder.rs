@@ -18,23 +18,79 @@ pub(super) fn decoder_findings(
     error: &serde_json::Error,
 ) -> Vec<Finding> {
     let original = error.to_string();
-    let mut candidates = Vec::new();
-    integral_floats(value, &mut String::new(), &mut candidates);
-    let mut document = None;
-    let mut findings = Vec::new();
-    for pointer in candidates {
+    let mut findings = float_spelled_integers(text, value, |pointer| {
         let mut repaired = value.clone();
-        let Some(slot) = repaired.pointer_mut(&pointer) else {
-            continue;
+        let Some(slot) = repaired.pointer_mut(pointer) else {
+            return false;
         };
         let Some(integer) = slot.as_f64().and_then(as_integer) else {
-            continue;
+            return false;
         };
         *slot = Value::Number(integer);
         let verdict = Envelope::deserialize(&repaired)
             .err()
             .map(|e| e.to_string());
-        if verdict.as_deref() == Some(original.as_str()) {
+        verdict.as_deref() != Some(original.as_str())
+    });
+    if findings.is_empty() {
+        let position = serde_json::from_str::<Envelope>(text)
+            .err()
+            .filter(|e| e.line() > 0)
+            .map(|e| Position {
+                line: e.line(),
+                column: e.column().max(1),
+            });
+        findings.push(Finding {
+            layer: Layer::Decoder,
+            rule: None,
+            instance_path: String::new(),
+            schema_path: None,
+            message: format!("the reference decoder rejects this message: {original}"),
+            position,
+        });
+    }
+    findings
+}
+
+/// The same rule for a version the hand-written types do not decode (another
+/// family): an integral float is an integer member's when the version's schema
+/// refuses a fraction in its place (a `type` violation there).
+pub(super) fn schema_integer_findings(
+    text: &str,
+    value: &Value,
+    validator: &crate::validate::Validator,
+) -> Vec<Finding> {
+    float_spelled_integers(text, value, |pointer| {
+        let mut probe = value.clone();
+        let Some(slot) = probe.pointer_mut(pointer) else {
+            return false;
+        };
+        let Some(fraction) = slot.as_f64().map(|float| float + 0.5) else {
+            return false;
+        };
+        let Some(fraction) = Number::from_f64(fraction) else {
+            return false;
+        };
+        *slot = Value::Number(fraction);
+        validator.validate_envelope(&probe).iter().any(|violation| {
+            violation.instance_path == pointer && violation.schema_path.ends_with("/type")
+        })
+    })
+}
+
+/// A finding for each integral float of `value` that `is_integer_member`
+/// (given its pointer) says stands where an integer must.
+fn float_spelled_integers(
+    text: &str,
+    value: &Value,
+    is_integer_member: impl Fn(&str) -> bool,
+) -> Vec<Finding> {
+    let mut candidates = Vec::new();
+    integral_floats(value, &mut String::new(), &mut candidates);
+    let mut document = None;
+    let mut findings = Vec::new();
+    for pointer in candidates {
+        if !is_integer_member(&pointer) {
             continue;
         }
         let document = document.get_or_insert_with(|| json_text::parse(text).ok());
@@ -58,23 +114,6 @@ pub(super) fn decoder_findings(
             format!("{literal} is beyond the integer range the reference decoder reads")
         };
         findings.push(Finding::text(pointer, message, position));
-    }
-    if findings.is_empty() {
-        let position = serde_json::from_str::<Envelope>(text)
-            .err()
-            .filter(|e| e.line() > 0)
-            .map(|e| Position {
-                line: e.line(),
-                column: e.column().max(1),
-            });
-        findings.push(Finding {
-            layer: Layer::Decoder,
-            rule: None,
-            instance_path: String::new(),
-            schema_path: None,
-            message: format!("the reference decoder rejects this message: {original}"),
-            position,
-        });
     }
     findings
 }

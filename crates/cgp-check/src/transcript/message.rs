@@ -1,7 +1,7 @@
 //! One message on the text, schema and decoder layers, and the positions of
 //! its findings in the text.
 
-use super::decoder::decoder_findings;
+use super::decoder::{decoder_findings, schema_integer_findings};
 use super::finding::{Checked, Finding};
 use super::unique::parse_flagging_integral_floats;
 use crate::validate::{Validator, Violation};
@@ -120,12 +120,24 @@ fn check_parsed(validator: &Validator, text: &str, keep: Keep) -> Checked {
         };
     }
     if !validator.decodes_with_hand_written_types() {
-        // An older family's message: its schema is the whole verdict.
+        // Another family's message: its schema is the verdict, and the wire's
+        // rule that an integer member is an integer literal. The hand-written
+        // types still read what they can, for the semantic rules; what they
+        // cannot read (a variant or a member's type of that family only) is
+        // no finding.
+        let findings = if integral_float {
+            schema_integer_findings(text, &value, validator)
+        } else {
+            Vec::new()
+        };
+        let envelope = (keep == Keep::Everything && findings.is_empty())
+            .then(|| Envelope::deserialize(&value).ok())
+            .flatten();
         return Checked {
             variant,
-            findings: Vec::new(),
+            findings,
             value: (keep == Keep::Everything).then_some(value),
-            envelope: None,
+            envelope,
         };
     }
     if keep == Keep::Verdict && !integral_float {

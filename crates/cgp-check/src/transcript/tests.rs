@@ -368,6 +368,10 @@ fn another_familys_messages_are_judged_by_its_schema_alone() {
     let message = check_message(&validator, line.as_bytes());
     assert!(message.is_valid(), "{:?}", message.findings);
     assert!(message.envelope.is_none() && message.value.is_some());
+    // What the hand-written types can read, they decode, for the semantic
+    // rules.
+    let shutdown = check_message(&validator, br#"{"type":"shutdown"}"#);
+    assert!(shutdown.is_valid() && shutdown.envelope.is_some());
     let verdict = check_verdict(&validator, line.as_bytes());
     assert!(verdict.is_valid(), "{:?}", verdict.findings);
     // Its schema still rejects what it does not allow.
@@ -375,4 +379,33 @@ fn another_familys_messages_are_judged_by_its_schema_alone() {
     let wrong = check_message(&validator, wrong.as_bytes());
     assert_eq!(wrong.findings.len(), 1, "{:?}", wrong.findings);
     assert_eq!(wrong.findings[0].layer, Layer::Schema);
+    // The wire's integer rule holds there too, judged by that family's
+    // schema: an integer member spelled as a float is refused, a number
+    // member's integral float is fine, as in the working family.
+    for validator in [&validator, &published_interop_validator()] {
+        let float_spelled = check_verdict(
+            validator,
+            br#"{"type":"query","query":{"goal":"g","max_frames":1.0,"max_tokens":5}}"#,
+        );
+        assert_eq!(
+            float_spelled.findings.len(),
+            1,
+            "{:?}",
+            float_spelled.findings
+        );
+        assert_eq!(float_spelled.findings[0].layer, Layer::Text);
+        assert_eq!(float_spelled.findings[0].instance_path, "/query/max_frames");
+        assert!(
+            float_spelled.findings[0]
+                .message
+                .starts_with("1.0 is spelled as a float"),
+            "{:?}",
+            float_spelled.findings
+        );
+        let number = check_message(
+            validator,
+            br#"{"type":"query","query":{"goal":"g","embedding":[1.0],"max_frames":1,"max_tokens":5}}"#,
+        );
+        assert!(number.is_valid(), "{:?}", number.findings);
+    }
 }

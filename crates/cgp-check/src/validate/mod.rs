@@ -241,7 +241,8 @@ impl Validator {
     /// wire: its version is in their major family. Within a family versions
     /// only add, so the hand-written types decode every message an older minor
     /// accepts; an older family may hold variants and members they no longer
-    /// have, so its messages are judged by its own schema alone.
+    /// have, so its messages are judged by its own schema (and the wire's rule
+    /// for integer literals) without them.
     pub fn decodes_with_hand_written_types(&self) -> bool {
         let family = |version: &str| {
             version
