@@ -164,6 +164,26 @@ const EDGES: &[(&str, &str)] = &[
     ("Envelope", r#"["frames",null,[[["a","doc","t",null,null,null,"full",null,null,null,null,null,null,0.5,1]],false]]"#),
     ("Envelope", r#"["frames",null,[[["a","doc","t",null,null,null,{"reference":null},"exact",null,null,null,null,null,0.5,1]],false]]"#),
     ("Envelope", r#"{"type":"frames","result":{"frames":[{"id":"a","kind":"doc","title":"t","score":0.5,"token_cost":1,"provenance":[["file","u","r","d","m","b"]],"relations":[["r","t","d"]],"embedding":["f",[1,2]],"content_ref":["p","u"],"transform":["m","i","v"]}],"truncated":true}}"#),
+    // What msgspec's re-encoding of its mirrors must catch (the fast decoder
+    // counts the members it wrote): duplicates of members with each kind of
+    // default, behind a tag that is not first, a colon hidden in an escape,
+    // an unknown member holding colons, members the canonical encoder
+    // leaves out written with their default or null, `-0` and `-0.0` for an
+    // f32.
+    ("Envelope", r#"{"type":"query","id":"a","id":"b","query":{"goal":"g","max_frames":1,"max_tokens":1}}"#),
+    ("Envelope", r#"{"type":"frames","result":{"frames":[{"id":"a","kind":"doc","title":"t","score":0.5,"token_cost":1,"representation":"full","representation":"compact"}],"truncated":false}}"#),
+    ("Envelope", r#"{"type":"frames","result":{"frames":[],"truncated":false,"dropped_estimate":1,"dropped_estimate":2}}"#),
+    ("Envelope", r#"{"type":"verified","response":{"verdicts":[{"frame":{"provider_id":"p","frame_id":"f","frame_id":"g"},"status":"valid"}]}}"#),
+    ("Envelope", r#"{"type":"verified","response":{"verdicts":[{"frame":{"provider_id":"p","frame_id":"f"},"status":"stale","replacement_digest":"a:b"}]}}"#),
+    ("Envelope", r#"{"type":"error","message":"a","message":"b\u003a"}"#),
+    ("Envelope", r#"{"type":"error","message":"a:b","x":"c:d"}"#),
+    ("Envelope", r#"{"type":"error","message":"m","x":{"y":[[[[]]]]}}"#),
+    ("Envelope", r#"{"type":"error","id":null,"code":null,"message":"m"}"#),
+    ("Envelope", r#"{"type":"handshake_ack","protocol_version":"v","provider":{"name":"n","version":"1","data_flow":{"reads":false,"egress_scopes":[]}},"capabilities":{"correlation":false,"graph":false,"representations":[],"query":{"kinds":[]}}}"#),
+    ("Envelope", r#"{"type":"handshake_ack","protocol_version":"v","provider":{"name":"n","version":"1","data_flow":{"reads":null}},"capabilities":{}}"#),
+    ("Envelope", r#"{"type":"frames","result":{"frames":[{"id":"a","kind":"doc","title":"t","score":-0,"token_cost":1}],"truncated":false}}"#),
+    ("Envelope", r#"{"type":"frames","result":{"frames":[{"id":"a","kind":"doc","title":"t","score":-0.0,"token_cost":1}],"truncated":false}}"#),
+    ("Envelope", r#"{"type":"frames","result":{"frames":[{"id":"a","kind":"doc","title":"t","score":0.5,"token_cost":1,"provenance":[],"relations":[{"rel":"r","target_uri":"u"}]}],"truncated":false}}"#),
     ("FrameId", r#"["p","f",null]"#),
     ("Representation", r#"{"reference":null}"#),
     ("FrameKind", r#""graph""#),
