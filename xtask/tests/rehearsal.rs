@@ -1,20 +1,26 @@
-//! A protocol version change, rehearsed on a copy of the repository as a
-//! maintainer makes it, with the edits ARCHITECTURE.md's recipes list:
+//! Protocol version changes, rehearsed on a copy of the repository as a
+//! maintainer makes them, with the edits ARCHITECTURE.md's recipes list, every
+//! kind of change in one minor and one major:
 //!
 //! 0. the copy starts from whatever the tree holds: a working version not yet
 //!    released is released first;
-//! 1. the next minor adds an optional ContextQuery member under a name the
-//!    schema does not have (schema, `set-version`, the hand-written field, a
-//!    SPEC.md corpus example, codegen), deprecates an existing member and adds
-//!    a FrameKind value the vocabulary does not have (both schema lists, the
-//!    hand-written enum, a corpus example):
-//!    unreleased, every gate of `cargo xtask check` and every version test
-//!    pass;
+//! 1. the next minor makes every additive kind of change, under names the
+//!    schema does not have: a new envelope variant (host to provider, optional
+//!    `id`), a new named type reached through a new optional ContextQuery
+//!    member, another optional member, a deprecation, a value of an open
+//!    vocabulary (FrameKind) and one of a closed vocabulary
+//!    (InlineContentRequirement); each with its hand-written Rust, its SPEC.md
+//!    text and corpus examples. Unreleased, every gate of `cargo xtask check`
+//!    and the copy's whole fast tier (`cargo test --workspace`) pass;
 //! 2. `cargo xtask release` (which runs every gate again);
-//! 3. the next major removes the member and its example: every gate passes;
-//!    it is released, and every gate and version test pass again;
+//! 3. the next major makes the breaking kinds: it removes the variant, a
+//!    member and the closed value, and retypes the new type's member from a
+//!    string to an integer: every gate passes; it is released, and every gate
+//!    and version test pass again; CHANGELOG.md names each change by its rule
+//!    id;
 //! 4. the older family's bundle, embedded copy, docs and generated types still
-//!    hold the member, and `cgp` judges by either version.
+//!    hold what the major removed, and `cgp` judges by either version (a line
+//!    of the removed variant by the older family's schema alone).
 //!
 //! The copy is built by its own cargo in `target/rehearsal/target` (a nested
 //! cargo cannot share the running `cargo test`'s build directory: that cargo
@@ -24,22 +30,23 @@
 //! workspace's crates incrementally. The copy's own `target/` (where a test
 //! builds mutated types) persists too.
 //!
-//! The tests run are [`VERSION_TESTS`]: the test targets whose outcome depends
+//! The whole fast tier runs once, at the minor: that is where a test that pins
+//! what the protocol may grow (a count of variants, a list of types) fails.
+//! The other steps run [`VERSION_TESTS`]: the test targets whose outcome depends
 //! on which versions exist, which one is working and whether it is released, or
 //! on the member the steps add and remove. They run at the two states a
 //! maintainer commits that the workspace's own `cargo test` never sees: a
 //! working version between its bump and its release, and a working family with
 //! an older one released beside it. The rest of the suite judges fixed inputs
 //! (semantic rules, transport, hostile input, the fuzz corpus, classifier and
-//! sync-gate mutations) through the same code at any version. The corpus
-//! differential against the reference crates is left out too: those crates do
-//! not move with our version, the working and older families' generated types
-//! are checked on their corpus by `families`, and the hand-written types by
-//! `roundtrip` and the sync gate; building the reference crates added a third
-//! to the CPU time of a first run. So are `cgp check`'s tests: the version
-//! its handshake speaks is `cgp_types::PROTOCOL_VERSION`, which the version
-//! gate ties to schema/, and they time real provider processes (one failed
-//! under load in the copy, as it can in any run).
+//! sync-gate mutations) through the same code at any version. At those steps
+//! the corpus differential against the reference crates is left out too (it
+//! runs at the minor, where it shows that it keeps to what the reference
+//! knows): those crates do not move with our version, the working and older
+//! families' generated types are checked on their corpus by `families`, and
+//! the hand-written types by `roundtrip` and the sync gate. So are `cgp
+//! check`'s tests: the version its handshake speaks is
+//! `cgp_types::PROTOCOL_VERSION`, which the version gate ties to schema/.
 
 mod support;
 
@@ -140,6 +147,527 @@ fn corpus_example(member: &str) -> String {
     )
 }
 
+/// The first of `stem`, `stem_1`, `stem_2`, … that `taken` refuses.
+fn free_name(stem: &str, taken: impl Fn(&str) -> bool) -> String {
+    (0..)
+        .map(|n| match n {
+            0 => stem.to_owned(),
+            n => format!("{stem}_{n}"),
+        })
+        .find(|name| !taken(name))
+        .expect("a free name")
+}
+
+/// `snake_case` or `kebab-case` as `CamelCase`.
+fn camel(name: &str) -> String {
+    name.split(['_', '-'])
+        .map(|part| {
+            let mut chars = part.chars();
+            chars
+                .next()
+                .map(|first| first.to_uppercase().chain(chars).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// Inserts `text` before the first `needle` after the first `after`.
+fn insert_before(source: &str, after: &str, needle: &str, text: &str) -> String {
+    let start = source
+        .find(after)
+        .unwrap_or_else(|| panic!("`{after}` is not in the source"));
+    let at = start
+        + source[start..]
+            .find(needle)
+            .unwrap_or_else(|| panic!("no `{needle}` after `{after}`"));
+    format!("{}{text}{}", &source[..at], &source[at..])
+}
+
+/// Removes the one occurrence of `text` an earlier step inserted.
+fn remove_inserted(source: &str, text: &str) -> String {
+    assert_eq!(source.matches(text).count(), 1, "not inserted once: {text}");
+    source.replacen(text, "", 1)
+}
+
+/// The `$id` base of the schema family: `envelope.schema.json`'s `$id` without
+/// its file name.
+fn id_base(copy: &Copy) -> String {
+    let envelope: serde_json::Value =
+        serde_json::from_str(&copy.read(ENVELOPE_SCHEMA)).expect("schema");
+    let id = envelope["$id"].as_str().expect("an $id");
+    id.strip_suffix("envelope.schema.json")
+        .expect("the envelope's $id ends in its file name")
+        .to_owned()
+}
+
+/// Inserts `text` (a SPEC.md section) before the anchor of `heading`'s section.
+fn insert_section_before(spec: &str, heading: &str, text: &str) -> String {
+    let at = spec
+        .find(&format!("\n{heading}\n"))
+        .unwrap_or_else(|| panic!("SPEC.md has no `{heading}`"))
+        + 1;
+    let at = spec[..at - 1]
+        .rfind('\n')
+        .map(|line| line + 1)
+        .filter(|&line| spec[line..].starts_with("<a id="))
+        .unwrap_or(at);
+    format!("{}{text}{}", &spec[..at], &spec[at..])
+}
+
+const ENVELOPE_SCHEMA: &str = "schema/envelope.schema.json";
+const ENVELOPE_TYPE: &str = "crates/cgp-types/src/envelope.rs";
+const ROUND_TRIP: &str = "crates/cgp-types/tests/roundtrip.rs";
+
+/// A variant the minor adds (recipe "Add an envelope variant") and the major
+/// removes: host to provider, with an optional `id`. Every text inserted is
+/// kept, so that the major removes exactly what the minor wrote.
+struct AddedVariant {
+    tag: String,
+    file: String,
+    /// (file, inserted text) of every hand-written edit.
+    edits: Vec<(&'static str, String)>,
+    table_row: String,
+    section: String,
+}
+
+impl AddedVariant {
+    fn add(copy: &Copy, minor: &support::Version) -> Self {
+        let mut envelope: serde_json::Value =
+            serde_json::from_str(&copy.read(ENVELOPE_SCHEMA)).expect("schema");
+        let variants = std::fs::read_dir(copy.0.join("schema/variants"))
+            .expect("schema/variants")
+            .map(|entry| {
+                let text = std::fs::read_to_string(entry.expect("entry").path()).expect("read");
+                let schema: serde_json::Value = serde_json::from_str(&text).expect("json");
+                schema["properties"]["type"]["const"]
+                    .as_str()
+                    .expect("a tag")
+                    .to_owned()
+            })
+            .collect::<Vec<_>>();
+        let tag = free_name("ping", |tag| variants.iter().any(|known| known == tag));
+        let kebab = tag.replace('_', "-");
+        let name = camel(&tag);
+        let since = minor.number();
+        let file = format!("schema/variants/{kebab}.schema.json");
+        let schema = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": format!("{}variants/{kebab}.schema.json", id_base(copy)),
+            "title": name,
+            "description": "Asks whether the provider is still there (a rehearsed variant).",
+            "x-cgp-since": since,
+            "x-cgp-spec": format!("SPEC.md#variant-{tag}"),
+            "x-cgp-direction": "host-to-provider",
+            "type": "object",
+            "properties": {
+                "type": {
+                    "const": tag,
+                    "description": format!("The envelope tag: always `{tag}` for this variant."),
+                    "x-cgp-since": since
+                },
+                "id": {
+                    "type": "string",
+                    "description": "Names the request, as a query's id does.",
+                    "x-cgp-since": since,
+                    "x-cgp-emit": "omit-if-absent"
+                }
+            },
+            "required": ["type"]
+        });
+        copy.write(
+            &file,
+            &(serde_json::to_string_pretty(&schema).expect("json") + "\n"),
+        );
+        envelope["oneOf"]
+            .as_array_mut()
+            .expect("oneOf")
+            .push(json!({"$ref": format!("variants/{kebab}.schema.json")}));
+        copy.write(
+            ENVELOPE_SCHEMA,
+            &(serde_json::to_string_pretty(&envelope).expect("json") + "\n"),
+        );
+        let mut added = AddedVariant {
+            tag: tag.clone(),
+            file,
+            edits: Vec::new(),
+            table_row: format!(
+                "| `{tag}` | host → provider | Asks whether the provider is still there. | [{tag}](#variant-{tag}) |\n"
+            ),
+            section: format!(
+                "<a id=\"variant-{tag}\"></a>\n### `{tag}`\n\nDirection: **host → provider**. Asks whether the provider is still there.\n\n\
+                 | Member | JSON type | Required | Emitted | Default | Notes |\n|---|---|---|---|---|---|\n\
+                 | `type` | string, `\"{tag}\"` | yes | always | — | Variant tag. |\n\
+                 | `id` | string | no (null = absent) | when present | — | Names the request. |\n\n\
+                 ```json cgp-example name=rehearsed-{kebab}.minimal target=Envelope expect=valid\n{{\"type\": \"{tag}\"}}\n```\n\n\
+                 ```json cgp-example name=rehearsed-{kebab}.maximal target=Envelope expect=valid\n{{\"type\": \"{tag}\", \"id\": \"p1\"}}\n```\n\n"
+            ),
+        };
+        // The hand-written types: the Envelope variant, Variant, Variant::ALL,
+        // as_str, direction and Envelope::variant.
+        let mut types = copy.read(ENVELOPE_TYPE);
+        let mut edit = |after: &str, needle: &str, text: String| {
+            types = insert_before(&types, after, needle, &text);
+            added.edits.push((ENVELOPE_TYPE, text));
+        };
+        edit(
+            "pub enum Envelope {",
+            "\n}\n",
+            format!(
+                "\n\n    /// `\"{tag}\"`, host to provider: a rehearsed variant.\n    {name} {{\n        /// Names the request.\n        #[serde(default, skip_serializing_if = \"Option::is_none\")]\n        id: Option<String>,\n    }},"
+            ),
+        );
+        edit(
+            "pub fn variant(&self) -> Variant {",
+            "        }\n    }\n",
+            format!("            Envelope::{name} {{ .. }} => Variant::{name},\n"),
+        );
+        edit(
+            "pub enum Variant {",
+            "\n}\n",
+            format!("\n    /// `{tag}`\n    {name},"),
+        );
+        edit(
+            "pub const ALL: [Variant;",
+            "\n    ];",
+            format!("\n        Variant::{name},"),
+        );
+        edit(
+            "pub fn as_str(self) -> &'static str {",
+            "        }\n    }\n",
+            format!("            Variant::{name} => \"{tag}\",\n"),
+        );
+        edit(
+            "pub fn direction(self) -> Direction {",
+            "        }\n    }\n",
+            format!("            Variant::{name} => Direction::HostToProvider,\n"),
+        );
+        set_length(&mut types, "pub const ALL: [Variant; ", 1);
+        copy.write(ENVELOPE_TYPE, &types);
+        // The round-trip lines.
+        let mut lines = copy.read(ROUND_TRIP);
+        for (function, line) in [
+            (
+                "fn maximal_lines()",
+                format!("        r#\"{{\"type\":\"{tag}\",\"id\":\"p1\"}}\"#.to_owned(),\n"),
+            ),
+            (
+                "fn minimal_lines()",
+                format!("        r#\"{{\"type\":\"{tag}\"}}\"#,\n"),
+            ),
+        ] {
+            lines = insert_before(&lines, function, "    ]\n}\n", &line);
+            added.edits.push((ROUND_TRIP, line));
+        }
+        copy.write(ROUND_TRIP, &lines);
+        // SPEC.md: its row in §Envelope's table and its section under §Variants.
+        let spec = copy.read("SPEC.md");
+        let spec = insert_before(
+            &spec,
+            "\n## Envelope\n",
+            "\nRules for the tag:",
+            &added.table_row,
+        );
+        let spec = insert_section_before(&spec, "## Types", &added.section);
+        copy.write("SPEC.md", &spec);
+        added
+    }
+
+    /// The major's removal: the schema, its `$ref`, every hand-written edit,
+    /// the table row and the examples. The section keeps its anchor, which the
+    /// older family's docs link to, and says where the variant went.
+    fn remove(&self, copy: &Copy, major: &support::Version) {
+        std::fs::remove_file(copy.0.join(&self.file)).expect("remove the variant's schema");
+        let mut envelope: serde_json::Value =
+            serde_json::from_str(&copy.read(ENVELOPE_SCHEMA)).expect("schema");
+        let reference = format!("variants/{}.schema.json", self.tag.replace('_', "-"));
+        let branches = envelope["oneOf"].as_array_mut().expect("oneOf");
+        let before = branches.len();
+        branches.retain(|branch| branch["$ref"] != json!(reference));
+        assert_eq!(branches.len() + 1, before, "the variant's $ref");
+        copy.write(
+            ENVELOPE_SCHEMA,
+            &(serde_json::to_string_pretty(&envelope).expect("json") + "\n"),
+        );
+        for (file, text) in &self.edits {
+            copy.write(file, &remove_inserted(&copy.read(file), text));
+        }
+        let mut types = copy.read(ENVELOPE_TYPE);
+        set_length(&mut types, "pub const ALL: [Variant; ", -1);
+        copy.write(ENVELOPE_TYPE, &types);
+        let spec = remove_inserted(&copy.read("SPEC.md"), &self.table_row);
+        let tag = &self.tag;
+        let spec = spec.replacen(
+            &self.section,
+            &format!(
+                "<a id=\"variant-{tag}\"></a>\n### `{tag}`\n\nRemoved in {major}; the family before it has it.\n\n"
+            ),
+            1,
+        );
+        copy.write("SPEC.md", &spec);
+    }
+}
+
+const CLOSED_SCHEMA: &str = "schema/vocab/inline-content-requirement.schema.json";
+const CLOSED_TYPE: &str = "crates/cgp-types/src/frame.rs";
+const CLOSED_NAME: &str = "InlineContentRequirement";
+
+/// A value the minor adds to a closed vocabulary (`ENUM_VALUE_ADDED`, recipe
+/// "Add a vocabulary value") and the major takes away again
+/// (`VALUE_SET_NARROWED` toward the host: frames carry it).
+struct AddedClosedValue {
+    value: String,
+    /// (file, inserted text) of every edit.
+    edits: Vec<(&'static str, String)>,
+}
+
+impl AddedClosedValue {
+    fn add(copy: &Copy) -> Self {
+        let mut schema: serde_json::Value =
+            serde_json::from_str(&copy.read(CLOSED_SCHEMA)).expect("schema");
+        let values = schema["enum"].as_array_mut().expect("a closed enum");
+        let value = free_name("deferred", |value| values.contains(&json!(value)));
+        values.push(json!(value));
+        copy.write(
+            CLOSED_SCHEMA,
+            &(serde_json::to_string_pretty(&schema).expect("json") + "\n"),
+        );
+        let mut added = AddedClosedValue {
+            value: value.clone(),
+            edits: Vec::new(),
+        };
+        let name = camel(&value);
+        let enum_start = format!("pub enum {CLOSED_NAME} {{");
+        let all_start = format!("pub const ALL: [{CLOSED_NAME}; ");
+        let mut types = copy.read(CLOSED_TYPE);
+        let mut edit = |after: &str, needle: &str, text: String| {
+            types = insert_before(&types, after, needle, &text);
+            added.edits.push((CLOSED_TYPE, text));
+        };
+        edit(
+            &enum_start,
+            "\n}\n",
+            format!("\n    /// `\"{value}\"`: a rehearsed value.\n    {name},"),
+        );
+        edit(
+            &format!("impl {CLOSED_NAME} {{"),
+            "        }\n    }\n",
+            format!("            Self::{name} => \"{value}\",\n"),
+        );
+        // The ALL list: its last entry and its length.
+        let at = types.find(&all_start).expect("ALL");
+        let close = at + types[at..].find("];").expect("ALL's end");
+        let end = types[..close].trim_end().len();
+        let entry = if types[..end].ends_with(',') {
+            format!(" Self::{name},")
+        } else {
+            format!(", Self::{name}")
+        };
+        types = format!("{}{entry}{}", &types[..end], &types[end..]);
+        added.edits.push((CLOSED_TYPE, entry));
+        set_length(&mut types, &all_start, 1);
+        copy.write(CLOSED_TYPE, &types);
+        // SPEC.md: its row in the type's table, and a valid example.
+        let spec = copy.read("SPEC.md");
+        let section = spec
+            .find(&format!(
+                "<a id=\"type-{}\"></a>",
+                CLOSED_NAME.to_lowercase()
+            ))
+            .expect("the type's section");
+        let table = section
+            + spec[section..]
+                .find("| Value | Meaning |")
+                .expect("its table");
+        let table_end = table + spec[table..].find("\n\n").expect("the table's end");
+        let row = format!("\n| `{value}` | A rehearsed value. |");
+        let spec = format!("{}{row}{}", &spec[..table_end], &spec[table_end..]);
+        let example = format!(
+            "\n```json cgp-example name=rehearsed-closed-{value} target={CLOSED_NAME} expect=valid\n\"{value}\"\n```\n"
+        );
+        copy.write("SPEC.md", &format!("{spec}{example}"));
+        added.edits.push(("SPEC.md", row));
+        added.edits.push(("SPEC.md", example));
+        added
+    }
+
+    /// The major's narrowing: the value leaves the schema, the hand-written
+    /// enum, the table and the corpus.
+    fn remove(&self, copy: &Copy) {
+        let mut schema: serde_json::Value =
+            serde_json::from_str(&copy.read(CLOSED_SCHEMA)).expect("schema");
+        let values = schema["enum"].as_array_mut().expect("a closed enum");
+        values.retain(|known| known != &json!(self.value));
+        copy.write(
+            CLOSED_SCHEMA,
+            &(serde_json::to_string_pretty(&schema).expect("json") + "\n"),
+        );
+        for (file, text) in &self.edits {
+            copy.write(file, &remove_inserted(&copy.read(file), text));
+        }
+        let mut types = copy.read(CLOSED_TYPE);
+        set_length(&mut types, &format!("pub const ALL: [{CLOSED_NAME}; "), -1);
+        copy.write(CLOSED_TYPE, &types);
+    }
+}
+
+/// Changes the array length written right after `declaration` by `by`.
+fn set_length(source: &mut String, declaration: &str, by: isize) {
+    let start = source
+        .find(declaration)
+        .unwrap_or_else(|| panic!("no `{declaration}`"))
+        + declaration.len();
+    let end = start + source[start..].find(']').expect("the length's end");
+    let count: isize = source[start..end].parse().expect("a length");
+    *source = format!("{}{}{}", &source[..start], count + by, &source[end..]);
+}
+
+const QUERY_HINT_STRING: &str = "\"text\": \"prefer recent\"";
+const QUERY_HINT_INTEGER: &str = "\"text\": 7";
+
+/// A named type the minor adds (recipe "Add a named type"), reached through a
+/// new optional ContextQuery member, and whose member the major retypes from a
+/// string to an integer (`TYPE_CHANGED`).
+struct AddedType {
+    name: String,
+    file: String,
+    member: String,
+    rust_type: String,
+}
+
+impl AddedType {
+    fn add(copy: &Copy, minor: &support::Version) -> Self {
+        let titles: Vec<String> = ["schema/types", "schema/vocab"]
+            .into_iter()
+            .flat_map(|folder| std::fs::read_dir(copy.0.join(folder)).expect("a schema folder"))
+            .map(|entry| {
+                let text = std::fs::read_to_string(entry.expect("entry").path()).expect("read");
+                let schema: serde_json::Value = serde_json::from_str(&text).expect("json");
+                schema["title"].as_str().expect("a title").to_owned()
+            })
+            .collect();
+        let snake = free_name("query_hint", |name| titles.contains(&camel(name)));
+        let query: serde_json::Value =
+            serde_json::from_str(&copy.read(QUERY_SCHEMA)).expect("schema");
+        let member = free_name(&snake, |name| query["properties"].get(name).is_some());
+        let name = camel(&snake);
+        let kebab = snake.replace('_', "-");
+        let since = minor.number();
+        let file = format!("schema/types/{kebab}.schema.json");
+        let schema = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": format!("{}types/{kebab}.schema.json", id_base(copy)),
+            "title": name,
+            "description": "A hint on how to read a query (a rehearsed type).",
+            "x-cgp-since": since,
+            "x-cgp-spec": format!("SPEC.md#type-{}", name.to_lowercase()),
+            "type": "object",
+            "properties": {
+                "text": {
+                    "type": "string",
+                    "description": "The hint, in words.",
+                    "x-cgp-since": since
+                }
+            },
+            "required": ["text"]
+        });
+        copy.write(
+            &file,
+            &(serde_json::to_string_pretty(&schema).expect("json") + "\n"),
+        );
+        copy.edit_query_schema(|members| {
+            members.insert(
+                member.clone(),
+                json!({
+                    "$ref": format!("{kebab}.schema.json"),
+                    "description": "How to read the query, when the host has a hint.",
+                    "x-cgp-since": since,
+                    "x-cgp-emit": "omit-if-absent"
+                }),
+            );
+        });
+        let types = copy.read(QUERY_TYPE);
+        copy.write(
+            QUERY_TYPE,
+            &format!(
+                "{types}\n/// A hint on how to read a query (SPEC.md\n/// [§{name}](../../SPEC.md#type-{lower})).\n\
+                 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]\n\
+                 #[cfg_attr(feature = \"schema\", derive(schemars::JsonSchema))]\n\
+                 pub struct {name} {{\n    /// The hint.\n    pub text: String,\n}}\n",
+                lower = name.to_lowercase()
+            ),
+        );
+        let lower = name.to_lowercase();
+        let section = format!(
+            "<a id=\"type-{lower}\"></a>\n### {name}\n\nA hint on how to read a query. Appears as `query.query.{member}`.\n\n\
+             | Member | JSON type | Required | Emitted | Default | Notes |\n|---|---|---|---|---|---|\n\
+             | `text` | string | yes | always | — | The hint. |\n\n\
+             ```json cgp-example name=rehearsed-{kebab}.text target={name} expect=valid\n{{{QUERY_HINT_STRING}}}\n```\n\n\
+             ```json cgp-example name=rehearsed-{kebab}.in-a-query target=ContextQuery expect=valid\n\
+             {{\"goal\": \"g\", \"max_frames\": 1, \"max_tokens\": 5, \"{member}\": {{{QUERY_HINT_STRING}}}}}\n```\n\n"
+        );
+        let spec = insert_section_before(&copy.read("SPEC.md"), "## Vocabularies", &section);
+        copy.write("SPEC.md", &spec);
+        AddedType {
+            rust_type: format!("Option<{name}>"),
+            name,
+            file,
+            member,
+        }
+    }
+
+    /// The hand-written field that reaches the type, for ContextQuery.
+    fn field(&self) -> String {
+        format!(
+            "\n    /// How to read the query, when the host has a hint.\n    #[serde(default, skip_serializing_if = \"Option::is_none\")]\n    pub {}: {},\n",
+            self.member, self.rust_type
+        )
+    }
+
+    /// The major's retype: `text` becomes an integer in the schema, the Rust
+    /// type and the examples.
+    fn retype(&self, copy: &Copy) {
+        let mut schema: serde_json::Value =
+            serde_json::from_str(&copy.read(&self.file)).expect("schema");
+        let text = schema["properties"]["text"].as_object_mut().expect("text");
+        text.insert("type".into(), json!("integer"));
+        text.insert("format".into(), json!("uint32"));
+        text.insert("minimum".into(), json!(0));
+        text.insert("maximum".into(), json!(u32::MAX));
+        copy.write(
+            &self.file,
+            &(serde_json::to_string_pretty(&schema).expect("json") + "\n"),
+        );
+        let types = copy.read(QUERY_TYPE);
+        let declared = format!(
+            "pub struct {} {{\n    /// The hint.\n    pub text: String,",
+            self.name
+        );
+        assert!(types.contains(&declared), "{declared}");
+        copy.write(
+            QUERY_TYPE,
+            &types.replacen(
+                &declared,
+                &declared.replace("pub text: String", "pub text: u32"),
+                1,
+            ),
+        );
+        let spec = copy.read("SPEC.md");
+        assert_eq!(
+            spec.matches(QUERY_HINT_STRING).count(),
+            2,
+            "the type's examples"
+        );
+        let spec = spec
+            .replace(QUERY_HINT_STRING, QUERY_HINT_INTEGER)
+            .replacen(
+                "| `text` | string | yes | always | — | The hint. |",
+                "| `text` | integer (u32) | yes | always | — | The hint. |",
+                1,
+            );
+        copy.write("SPEC.md", &spec);
+    }
+}
+
 /// The test targets run at each step, and why each depends on the version:
 const VERSION_TESTS: [&str; 8] = [
     // the hand-written types, edited at each step, re-encode what they decode;
@@ -163,7 +691,11 @@ struct Copy(PathBuf);
 
 impl Drop for Copy {
     fn drop(&mut self) {
-        remove_sources(&self.0);
+        // A failed step leaves the copy to look at; the next run starts by
+        // removing it.
+        if !std::thread::panicking() {
+            remove_sources(&self.0);
+        }
     }
 }
 
@@ -212,10 +744,28 @@ fn built() -> PathBuf {
     std::fs::canonicalize(target).expect("the workspace's target/")
 }
 
-/// The last lines of a long output, where cargo and libtest say what failed.
+/// What says why a `cargo test` failed: each failing test's output and the
+/// failed summaries (libtest's "failures:" sections), and cargo's errors;
+/// else the last lines.
 fn tail(text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(150)..].join("\n")
+    let mut kept = Vec::new();
+    let mut in_failures = false;
+    for line in &lines {
+        if line.starts_with("failures:") || line.starts_with("---- ") {
+            in_failures = true;
+        }
+        if in_failures || line.starts_with("error") || line.contains("FAILED") {
+            kept.push(*line);
+        }
+        if line.starts_with("test result:") {
+            in_failures = false;
+        }
+    }
+    if kept.is_empty() {
+        kept = lines[lines.len().saturating_sub(150)..].to_vec();
+    }
+    kept.join("\n")
 }
 
 impl Copy {
@@ -290,6 +840,29 @@ impl Copy {
         }
     }
 
+    /// Every gate and the copy's whole fast tier (`cargo test --workspace`)
+    /// pass: the state where the protocol has grown by every additive kind,
+    /// where a test that pins what the protocol may grow fails.
+    fn gates_and_fast_tier_pass(&self, step: &str) {
+        self.gates_pass(step);
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let (ok, text) = self.run(
+            cargo,
+            &["test", "--offline", "--workspace", "--no-fail-fast"],
+        );
+        assert!(ok, "{step}: the fast tier fails:\n{}", tail(&text));
+        for test in VERSION_TESTS
+            .iter()
+            .chain(&["schema", "bench_smoke", "corpus_differential"])
+        {
+            assert!(
+                text.contains(&format!("/{test}.rs (")),
+                "{step}: {test} did not run:\n{}",
+                tail(&text)
+            );
+        }
+    }
+
     fn read(&self, file: &str) -> String {
         std::fs::read_to_string(self.0.join(file)).unwrap_or_else(|error| panic!("{file}: {error}"))
     }
@@ -314,7 +887,7 @@ impl Copy {
 
 #[test]
 #[ignore = "full tier"]
-fn rehearse_a_minor_release_then_a_major_that_removes_its_member() {
+fn rehearse_a_minor_that_adds_every_kind_then_a_major_that_breaks_them() {
     let copy = Copy(built().join("rehearsal/tree"));
     remove_sources(&copy.0);
     copy_sources(&repo(), &copy.0);
@@ -371,16 +944,25 @@ fn rehearse_a_minor_release_then_a_major_that_removes_its_member() {
         );
     });
     let kind = add_frame_kind(&copy);
+    let variant = AddedVariant::add(&copy, &minor);
+    let hint = AddedType::add(&copy, &minor);
+    let closed = AddedClosedValue::add(&copy);
     copy.xtask_of(unedited.clone(), &["set-version", &minor.to_string()]);
     let spec = copy.read("SPEC.md");
     copy.write("SPEC.md", &format!("{spec}{}", corpus_example(member)));
     copy.xtask_of(unedited, &["codegen"]);
-    let none = format!("            {member}: None,\n");
+    let none = format!(
+        "            {member}: None,\n            {}: None,\n",
+        hint.member
+    );
     let types = copy
         .read(QUERY_TYPE)
         .replacen(
             "    pub representation_preferences: Vec<Representation>,\n",
-            &format!("    pub representation_preferences: Vec<Representation>,{field}"),
+            &format!(
+                "    pub representation_preferences: Vec<Representation>,{field}{}",
+                hint.field()
+            ),
             1,
         )
         .replacen(
@@ -390,11 +972,17 @@ fn rehearse_a_minor_release_then_a_major_that_removes_its_member() {
         );
     assert!(types.contains(&field) && types.contains(&none));
     copy.write(QUERY_TYPE, &types);
+    let exports = copy.read("crates/cgp-types/src/lib.rs").replacen(
+        "pub use query::{",
+        &format!("pub use query::{{{}, ", hint.name),
+        1,
+    );
+    copy.write("crates/cgp-types/src/lib.rs", &exports);
     // The vectors' decode expectations come from the hand-written types, so
     // codegen runs again once they are edited (the recipes' last step).
     copy.build(&format!("{minor}, hand-written types"));
     copy.xtask(&["codegen"]);
-    copy.gates_and_tests_pass(&format!("{minor}, unreleased"));
+    copy.gates_and_fast_tier_pass(&format!("{minor}, unreleased"));
     let released = copy.xtask(&["release"]);
     assert!(
         released.contains(&format!("released {minor}")),
@@ -406,6 +994,9 @@ fn rehearse_a_minor_release_then_a_major_that_removes_its_member() {
     copy.edit_query_schema(|members| {
         assert!(members.shift_remove(member).is_some());
     });
+    variant.remove(&copy, &major);
+    hint.retype(&copy);
+    closed.remove(&copy);
     // SPEC.md's examples now speak the new family, and the removed member's
     // example goes with it.
     let spec = copy.read("SPEC.md");
@@ -416,10 +1007,11 @@ fn rehearse_a_minor_release_then_a_major_that_removes_its_member() {
     );
     copy.write("SPEC.md", &spec);
     copy.xtask(&["codegen"]);
-    let types = copy
-        .read(QUERY_TYPE)
-        .replacen(&field, "\n", 1)
-        .replacen(&none, "", 1);
+    let types = copy.read(QUERY_TYPE).replacen(&field, "\n", 1).replacen(
+        &none,
+        &format!("            {}: None,\n", hint.member),
+        1,
+    );
     copy.write(QUERY_TYPE, &types);
     copy.build(&format!("{major}, hand-written types"));
     copy.xtask(&["codegen"]);
@@ -453,6 +1045,23 @@ fn rehearse_a_minor_release_then_a_major_that_removes_its_member() {
         changelog.contains(&format!("- `FIELD_REMOVED` `/ContextQuery/{member}` (")),
         "{changelog}"
     );
+
+    // Every kind of change has its rule id in its release's section.
+    let has_line = |rule: &str, about: &str| {
+        assert!(
+            changelog
+                .lines()
+                .any(|line| line.starts_with(&format!("- `{rule}` ")) && line.contains(about)),
+            "no {rule} line about {about}:\n{changelog}"
+        );
+    };
+    has_line("VARIANT_ADDED", &variant.tag);
+    has_line("VARIANT_REMOVED", &variant.tag);
+    has_line("TYPE_CHANGED", "text");
+    has_line("DEPRECATION_CHANGED", &deprecated);
+    has_line("VOCABULARY_VALUE_ADDED", &kind);
+    has_line("ENUM_VALUE_ADDED", &closed.value);
+    has_line("VALUE_SET_NARROWED", &closed.value);
 
     // The older family keeps the member, in its frozen bundle, the bundle cgp
     // embeds, its docs and its generated types; the working version has none.
@@ -506,4 +1115,23 @@ fn rehearse_a_minor_release_then_a_major_that_removes_its_member() {
     assert!(old_ok, "{old_report}");
     let (new_ok, new_report) = validate(&major.to_string());
     assert!(!new_ok && new_report.contains(member), "{new_report}");
+    // The removed variant is fine in the older family (judged by its schema
+    // alone: the hand-written types no longer have it), unknown in the new.
+    copy.write(
+        "query.ndjson",
+        &format!("{{\"type\":\"{}\",\"id\":\"p1\"}}\n", variant.tag),
+    );
+    let (old_ok, old_report) = validate(&minor.to_string());
+    assert!(old_ok, "{old_report}");
+    let (new_ok, new_report) = validate(&major.to_string());
+    assert!(!new_ok, "{new_report}");
+    assert!(
+        copy.read(&format!(
+            "generated/docs/{}/variants/{}.md",
+            minor.0.slug(),
+            variant.tag
+        ))
+        .contains(&format!("`\"type\": \"{}\"`", variant.tag)),
+        "the older family's docs page of the removed variant"
+    );
 }
