@@ -11,8 +11,9 @@ use cgp_types::Direction;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Where the walk is (a cursor, not a file place: that is `Location`): the reported pointer, the pointer into each bundle, and the
-/// directions the schema travels in.
+/// Where the walk is (a cursor, not a file place: that is `Location`): the
+/// reported pointer, the pointer into each bundle, and the directions the
+/// schema travels in.
 #[derive(Debug, Clone)]
 pub(super) struct Cursor {
     pub(super) pointer: String,
