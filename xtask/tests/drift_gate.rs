@@ -75,7 +75,7 @@ fn a_removed_member_without_a_bump_fails_naming_the_rule() {
             .and_then(|members| members.shift_remove("as_of"));
         assert!(removed.is_some(), "as_of is a member of ContextQuery");
     });
-    let properties = tree.line_of(QUERY, "\"properties\"");
+    let properties = tree.value_place_of(QUERY, "properties");
     let check = tree.xtask(&["check"]);
     assert!(!check.ok);
     assert_has(
@@ -118,7 +118,7 @@ fn an_optional_member_with_a_minor_bump_passes_and_keeps_the_release() {
     let released_vectors = tree.read(&format!("generated/vectors/{}/corpus.ndjson", w.0.slug()));
     add_optional_member(&tree);
     let unbumped = tree.xtask(&["check"]);
-    let line = tree.line_of(QUERY, "\"language\"");
+    let line = tree.value_place_of(QUERY, "language");
     assert_has(
         &unbumped.stderr,
         &format!(

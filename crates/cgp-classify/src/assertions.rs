@@ -6,14 +6,14 @@
 use super::ChangeRule;
 use super::facets::{self, Constraint, Order};
 use super::side::ComparedVersion;
-use super::walk::{Place, Walker, list_of, show};
+use super::walk::{Cursor, Walker, list_of, show};
 use cgp_schema::json_text;
 use cgp_schema::model::{self, Member, ObjectShape, Shape, TaggedUnion, UnknownMembers};
 use std::collections::{BTreeMap, BTreeSet};
 
 impl Walker<'_> {
     /// Everything two non-null, non-reference shapes assert.
-    pub(super) fn assertions(&mut self, place: &Place, old: &Shape, new: &Shape, depth: usize) {
+    pub(super) fn assertions(&mut self, place: &Cursor, old: &Shape, new: &Shape, depth: usize) {
         if matches!(old, Shape::Unsupported(_)) || matches!(new, Shape::Unsupported(_)) {
             self.undescribed(place, old, new);
             return;
@@ -66,7 +66,7 @@ impl Walker<'_> {
 
     /// The JSON types: a change of type is breaking; `integer` ↔ `number` is a
     /// narrowing or a widening.
-    fn json_types(&mut self, place: &Place, old: &Shape, new: &Shape) {
+    fn json_types(&mut self, place: &Cursor, old: &Shape, new: &Shape) {
         let place = &place.keyword("type");
         let list = |types: &BTreeSet<String>| {
             types
@@ -129,11 +129,11 @@ impl Walker<'_> {
     }
 
     /// Enumerations, constants and the known values of open vocabularies.
-    fn values(&mut self, place: &Place, old: &Shape, new: &Shape) {
+    fn values(&mut self, place: &Cursor, old: &Shape, new: &Shape) {
         let old_set = facets::value_set(old);
         let new_set = facets::value_set(new);
         let listed_by = |set: Option<(&[_], &'static str)>| set.map_or("enum", |(_, at)| at);
-        let place_values = Place {
+        let place_values = Cursor {
             old_at: format!("{}/{}", place.old_at, listed_by(old_set)),
             new_at: format!("{}/{}", place.new_at, listed_by(new_set)),
             ..place.clone()
@@ -206,7 +206,7 @@ impl Walker<'_> {
                     .map(|named| format!("{}/enum", named.at.pointer))
                     .unwrap_or_default()
             };
-            let place = &Place {
+            let place = &Cursor {
                 old_at: known_at(self.old, &before.known_type),
                 new_at: known_at(self.new, &after.known_type),
                 ..place.clone()
@@ -232,7 +232,7 @@ impl Walker<'_> {
 
     /// Bounds, patterns, formats, exclusions and the other constraints, matched by
     /// the keyword that writes them.
-    pub(super) fn constraints(&mut self, place: &Place, old: &Shape, new: &Shape) {
+    pub(super) fn constraints(&mut self, place: &Cursor, old: &Shape, new: &Shape) {
         let before: BTreeMap<&str, Constraint> = facets::constraints(old)
             .into_iter()
             .map(|constraint| (constraint.keyword, constraint))
@@ -263,7 +263,7 @@ impl Walker<'_> {
 
     /// One constraint in both versions: a tighter bound accepts less, a looser
     /// one more; any other new setting cannot be ordered.
-    fn constraint(&mut self, at: &Place, before: &Constraint, after: &Constraint) {
+    fn constraint(&mut self, at: &Cursor, before: &Constraint, after: &Constraint) {
         let keyword = before.keyword;
         let (tighter, lower) = match (before.order, after.order) {
             (Order::Lower(b), Order::Lower(a)) if a == b => return,
@@ -302,7 +302,7 @@ impl Walker<'_> {
     /// Members of an object: added, removed, renamed, required, and each common one.
     pub(super) fn object(
         &mut self,
-        place: &Place,
+        place: &Cursor,
         old: &ObjectShape,
         new: &ObjectShape,
         depth: usize,
@@ -400,7 +400,7 @@ impl Walker<'_> {
 
     /// The branches of a tagged union, matched by their tag value, and the
     /// members every branch shares.
-    fn union(&mut self, place: &Place, old: &TaggedUnion, new: &TaggedUnion, depth: usize) {
+    fn union(&mut self, place: &Cursor, old: &TaggedUnion, new: &TaggedUnion, depth: usize) {
         if old.tag != new.tag {
             self.report(
                 ChangeRule::ValueSetChanged,
@@ -413,7 +413,7 @@ impl Walker<'_> {
             return;
         }
         let tag = &old.tag;
-        let branch_place = |value: &str, old_at: String, new_at: String| Place {
+        let branch_place = |value: &str, old_at: String, new_at: String| Cursor {
             pointer: format!("{}/{}", place.pointer, json_text::escape_token(value)),
             old_at,
             new_at,
@@ -466,7 +466,7 @@ impl Walker<'_> {
 
     /// Shapes the protocol model cannot describe: compared as written, since
     /// what they accept cannot be ordered.
-    pub(super) fn undescribed(&mut self, place: &Place, old: &Shape, new: &Shape) {
+    pub(super) fn undescribed(&mut self, place: &Cursor, old: &Shape, new: &Shape) {
         let reason = |shape: &Shape| match shape {
             Shape::Unsupported(reason) => Some(reason.clone()),
             _ => None,

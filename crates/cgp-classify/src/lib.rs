@@ -36,7 +36,7 @@
 //!
 //! # Locations
 //!
-//! [`Change::old`] and [`Change::new`] give the `file:line` of the change in each
+//! [`Change::old`] and [`Change::new`] give the `file:line:col` of the change in each
 //! version: the source file for a schema directory, the bundle file for a bundle.
 //! For something one version lacks (a removed member, an added variant), that
 //! version's location is the schema that lacks it, so a removal still points into
@@ -273,20 +273,9 @@ impl fmt::Display for ChangeRule {
     }
 }
 
-/// A place in one version's files.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Location {
-    /// The file as shown to the user, e.g. `schema/types/context-query.schema.json`.
-    pub file: String,
-    /// The 1-based line.
-    pub line: usize,
-}
-
-impl fmt::Display for Location {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.file, self.line)
-    }
-}
+/// A place in one version's files (`file:line:col`): the one place type of
+/// the workspace, the model's.
+pub use cgp_schema::model::Location;
 
 /// One change between two versions.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -189,20 +189,26 @@ impl ComparedVersion {
         &self.document
     }
 
-    /// The `file:line` behind a pointer into this side's bundle document; a
+    /// The `file:line:col` behind a pointer into this side's bundle document; a
     /// pointer to something missing gives the closest enclosing schema.
     pub fn locate(&self, bundle_pointer: &str) -> Option<Location> {
         match &self.positions {
-            Positions::Bundle { file, document } => Some(Location {
-                file: file.clone(),
-                line: document.nearest_position(bundle_pointer).line,
-            }),
+            Positions::Bundle { file, document } => {
+                let position = document.nearest_position(bundle_pointer);
+                Some(Location {
+                    file: file.clone(),
+                    line: position.line,
+                    column: position.column,
+                })
+            }
             Positions::Source { set, origins } => {
                 let target = origins.locate(bundle_pointer)?;
                 let file = set.files.get(&target.path)?;
+                let position = file.document.nearest_position(&target.pointer);
                 Some(Location {
                     file: set.shown(&target.path),
-                    line: file.document.nearest_position(&target.pointer).line,
+                    line: position.line,
+                    column: position.column,
                 })
             }
         }

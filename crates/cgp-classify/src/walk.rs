@@ -11,20 +11,21 @@ use cgp_types::Direction;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Where the walk is: the reported pointer, the pointer into each bundle, and the
-/// directions the schema travels in.
+/// Where the walk is (a cursor, not a file place: that is `Location`): the
+/// reported pointer, the pointer into each bundle, and the directions the
+/// schema travels in.
 #[derive(Debug, Clone)]
-pub(super) struct Place {
+pub(super) struct Cursor {
     pub(super) pointer: String,
     pub(super) old_at: String,
     pub(super) new_at: String,
     pub(super) directions: BTreeSet<Direction>,
 }
 
-impl Place {
+impl Cursor {
     /// A member of the object here, written at `old_at` and `new_at`.
-    pub(super) fn member(&self, name: &str, old_at: String, new_at: String) -> Place {
-        Place {
+    pub(super) fn member(&self, name: &str, old_at: String, new_at: String) -> Cursor {
+        Cursor {
             pointer: format!("{}/{}", self.pointer, json_text::escape_token(name)),
             old_at,
             new_at,
@@ -33,9 +34,9 @@ impl Place {
     }
 
     /// The keyword whose change a message names, for its file and line.
-    pub(super) fn keyword(&self, keyword: &str) -> Place {
+    pub(super) fn keyword(&self, keyword: &str) -> Cursor {
         let token = json_text::escape_token(keyword);
-        Place {
+        Cursor {
             pointer: self.pointer.clone(),
             old_at: format!("{}/{token}", self.old_at),
             new_at: format!("{}/{token}", self.new_at),
@@ -44,8 +45,8 @@ impl Place {
     }
 
     /// The elements of the array here.
-    pub(super) fn items(&self) -> Place {
-        Place {
+    pub(super) fn items(&self) -> Cursor {
+        Cursor {
             pointer: model::items_pointer(&self.pointer),
             old_at: model::items_pointer(&self.old_at),
             new_at: model::items_pointer(&self.new_at),
@@ -65,7 +66,7 @@ pub(super) struct Walker<'s> {
 }
 
 impl Walker<'_> {
-    pub(super) fn report(&mut self, rule: ChangeRule, place: &Place, message: String) {
+    pub(super) fn report(&mut self, rule: ChangeRule, place: &Cursor, message: String) {
         self.changes.push(Change {
             rule,
             pointer: place.pointer.clone(),
@@ -79,7 +80,7 @@ impl Walker<'_> {
 
     pub(super) fn envelope(&mut self) {
         let (old, new) = (&self.old.protocol, &self.new.protocol);
-        let root = Place {
+        let root = Cursor {
             pointer: "/Envelope".into(),
             old_at: String::new(),
             new_at: String::new(),
@@ -100,7 +101,7 @@ impl Walker<'_> {
         let old_list = list_of(old.variants.first().map(|variant| &variant.at.pointer));
         for (tag, variant) in &old_variants {
             if !new_variants.contains_key(tag) {
-                let place = Place {
+                let place = Cursor {
                     pointer: format!("/{}", json_text::escape_token(tag)),
                     old_at: variant.at.pointer.clone(),
                     new_at: new_list.clone(),
@@ -114,7 +115,7 @@ impl Walker<'_> {
             }
         }
         for (tag, after) in &new_variants {
-            let mut place = Place {
+            let mut place = Cursor {
                 pointer: format!("/{}", json_text::escape_token(tag)),
                 old_at: old_list.clone(),
                 new_at: after.at.pointer.clone(),
@@ -155,7 +156,7 @@ impl Walker<'_> {
 
     /// One or both envelopes are not a tagged union the model can read, so
     /// their variants cannot be matched.
-    fn unreadable_envelope(&mut self, root: &Place, problems: (Option<String>, Option<String>)) {
+    fn unreadable_envelope(&mut self, root: &Cursor, problems: (Option<String>, Option<String>)) {
         let message = match problems {
             (Some(before), Some(after)) => {
                 if before == after && self.old.schema_at("") == self.new.schema_at("") {
@@ -177,7 +178,7 @@ impl Walker<'_> {
     }
 
     /// Compares two members' annotations, then what their values may be.
-    pub(super) fn member(&mut self, place: &Place, old: &Member, new: &Member, depth: usize) {
+    pub(super) fn member(&mut self, place: &Cursor, old: &Member, new: &Member, depth: usize) {
         if depth > MAX_DEPTH {
             return;
         }
@@ -186,7 +187,7 @@ impl Walker<'_> {
     }
 
     /// Compares what two shapes accept: `null`, then everything else.
-    pub(super) fn accepted(&mut self, place: &Place, old: &Shape, new: &Shape, depth: usize) {
+    pub(super) fn accepted(&mut self, place: &Cursor, old: &Shape, new: &Shape, depth: usize) {
         if depth > MAX_DEPTH {
             return;
         }
@@ -214,7 +215,7 @@ impl Walker<'_> {
     }
 
     /// Compares what two non-null shapes accept, following named types.
-    pub(super) fn value(&mut self, place: &Place, old: &Shape, new: &Shape, depth: usize) {
+    pub(super) fn value(&mut self, place: &Cursor, old: &Shape, new: &Shape, depth: usize) {
         if depth > MAX_DEPTH {
             return;
         }
@@ -227,7 +228,7 @@ impl Walker<'_> {
                 let Some(target) = self.old.protocol.named(old_name) else {
                     return;
                 };
-                let resolved = Place {
+                let resolved = Cursor {
                     old_at: target.at.pointer.clone(),
                     ..place.clone()
                 };
@@ -237,7 +238,7 @@ impl Walker<'_> {
                 let Some(target) = self.new.protocol.named(new_name) else {
                     return;
                 };
-                let resolved = Place {
+                let resolved = Cursor {
                     new_at: target.at.pointer.clone(),
                     ..place.clone()
                 };
@@ -264,7 +265,7 @@ impl Walker<'_> {
         };
         let mut directions = self.old.type_directions(old_name);
         directions.extend(self.new.type_directions(new_name));
-        let place = Place {
+        let place = Cursor {
             pointer: format!("/{}", json_text::escape_token(new_name)),
             old_at: old.at.pointer.clone(),
             new_at: new.at.pointer.clone(),
@@ -290,7 +291,7 @@ impl Walker<'_> {
     /// Documentation, defaults, emit rules and deprecation of one schema.
     pub(super) fn annotations(
         &mut self,
-        place: &Place,
+        place: &Cursor,
         old: &Annotations,
         new: &Annotations,
         untitled: bool,

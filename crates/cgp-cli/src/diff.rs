@@ -166,7 +166,7 @@ fn junit_report(comparison: &Comparison, fail_on: Option<FailOn>) -> String {
     )
 }
 
-/// One line per change, `file:line: RULE /pointer (directions) requires a
+/// One line per change, `file:line:col: RULE /pointer (directions) requires a
 /// major bump: message`, then a summary line.
 fn human(comparison: &Comparison) -> String {
     let mut out = String::new();
@@ -186,7 +186,7 @@ fn human(comparison: &Comparison) -> String {
 }
 
 /// One annotation per change: `::error` for a major bump, `::warning` for a
-/// minor one, `::notice` for the rest, on the change's file and line when known.
+/// minor one, `::notice` for the rest, on the change's file, line and column when known.
 fn github(comparison: &Comparison) -> String {
     let mut out = String::new();
     for change in &comparison.changes {
@@ -195,7 +195,7 @@ fn github(comparison: &Comparison) -> String {
             level: level(change.required_bump),
             file: location.map(|location| location.file.as_str()),
             line: location.map(|location| location.line),
-            column: None,
+            column: location.map(|location| location.column),
             title: change.rule.id(),
             message: &change.headline(),
         };

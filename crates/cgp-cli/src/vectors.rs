@@ -45,7 +45,7 @@ fn cases(version: &str) -> Result<Vec<Case>, String> {
     let mut cases = Vec::new();
     for (name, text) in files(version)? {
         if name.ends_with(".ndjson") {
-            cases.extend(read_cases(name, text)?);
+            cases.extend(read_cases(name, text).map_err(|error| error.to_string())?);
         }
     }
     Ok(cases)

@@ -70,17 +70,20 @@ fn fail_on_decides_the_exit_code() {
         "{text}"
     );
     assert!(text.ends_with("1 change; required bump: minor\n"), "{text}");
-    // The annotation says what the human line says: `FILE:LINE: HEADLINE`.
+    // The annotation says what the human line says: `FILE:LINE:COL: HEADLINE`.
     let (place, headline) = text
         .lines()
         .next()
         .and_then(|line| line.split_once(": "))
         .expect("a change line");
+    let (place, column) = place.rsplit_once(':').expect("file:line:col");
     let (file, line) = place.rsplit_once(':').expect("file:line");
     let github = cgp(&["diff", "--format", "github", &published(), minor]);
     assert_eq!(
         stdout(&github),
-        format!("::warning file={file},line={line},title=FIELD_ADDED_OPTIONAL::{headline}\n")
+        format!(
+            "::warning file={file},line={line},col={column},title=FIELD_ADDED_OPTIONAL::{headline}\n"
+        )
     );
     assert_eq!(
         cgp(&["diff", &published(), minor, "--fail-on", "major"])

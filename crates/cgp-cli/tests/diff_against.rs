@@ -2,7 +2,7 @@
 //! is read with git at the ref (nothing checked out), or is a version cgp
 //! embeds; a missing ref or a tree without schemas exits 2 with the reason.
 
-use cgp_test_support::{copy_dir, git};
+use cgp_test_support::{add_optional_query_member, copy_dir, git};
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -29,23 +29,7 @@ fn repository() -> tempfile::TempDir {
     copy_dir(Path::new(SCHEMA), &root.join("schema"));
     git(root, &["add", "schema"]);
     git(root, &["commit", "-q", "-m", "schemas"]);
-    let query = root.join("schema/types/context-query.schema.json");
-    let text = std::fs::read_to_string(&query).expect("read");
-    let mut value: serde_json::Value = serde_json::from_str(&text).expect("JSON");
-    let number = cgp_types::PROTOCOL_VERSION
-        .rsplit_once('/')
-        .map_or("", |(_, number)| number);
-    value["properties"]["cgp_test_added"] = serde_json::json!({
-        "type": "string",
-        "description": "Added by the test.",
-        "x-cgp-since": number,
-        "x-cgp-emit": "omit-if-absent",
-    });
-    std::fs::write(
-        &query,
-        serde_json::to_string_pretty(&value).expect("JSON") + "\n",
-    )
-    .expect("write");
+    add_optional_query_member(root, "cgp_test_added", "Added by the test.");
     dir
 }
 

@@ -4,7 +4,7 @@
 //! the test provider standing in for `./their-provider`. Each must succeed, and
 //! what it writes must be what the section says.
 
-use cgp_test_support::{copy_dir, git};
+use cgp_test_support::{add_optional_query_member, copy_dir, git};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -50,23 +50,7 @@ fn the_in_ci_examples_run() {
     git(root, &["commit", "-q", "-m", "schemas"]);
     git(root, &["update-ref", "refs/remotes/origin/main", "HEAD"]);
     // A compatible change in the pull request: a new optional member.
-    let query = root.join("schema/types/context-query.schema.json");
-    let mut value: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&query).expect("read")).expect("JSON");
-    let number = cgp_types::PROTOCOL_VERSION
-        .rsplit_once('/')
-        .map_or("", |(_, n)| n);
-    value["properties"]["cgp_readme_added"] = serde_json::json!({
-        "type": "string",
-        "description": "Added in the pull request.",
-        "x-cgp-since": number,
-        "x-cgp-emit": "omit-if-absent",
-    });
-    std::fs::write(
-        &query,
-        serde_json::to_string_pretty(&value).expect("JSON") + "\n",
-    )
-    .expect("write");
+    add_optional_query_member(root, "cgp_readme_added", "Added in the pull request.");
 
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_cgp"));
     let path = format!(

@@ -370,13 +370,17 @@ impl Writer {
                 if range.multiple_of.is_some() {
                     self.refuse(at, "`multipleOf`");
                 }
-                let limit = |limit: &cgp_schema::model::Limit| {
-                    let value = float(limit.value);
+                let mut limit = |limit: &cgp_schema::model::Limit| {
+                    let value = float(limit.value).unwrap_or_else(|| {
+                        // Refused, so the module is never written.
+                        self.refuse(at, format!("the non-finite limit {}", limit.value));
+                        quote!(0.0_f64)
+                    });
                     let exclusive = limit.exclusive;
                     quote!(rt::Limit { value: #value, exclusive: #exclusive })
                 };
-                let minimum = option(range.minimum.as_ref().map(limit));
-                let maximum = option(range.maximum.as_ref().map(limit));
+                let minimum = option(range.minimum.as_ref().map(&mut limit));
+                let maximum = option(range.maximum.as_ref().map(&mut limit));
                 quote!(rt::NumberCheck { minimum: #minimum, maximum: #maximum })
             }
             Shape::String(rule) => {
@@ -646,14 +650,18 @@ fn option(value: Option<impl ToTokens>) -> TokenStream {
 }
 
 /// An `f64` literal as Rust's `{:?}` spells it, with the `_f64` suffix.
-fn float(value: f64) -> TokenStream {
-    let text = format!("{value:?}_f64");
-    match Literal::from_str(text.trim_start_matches('-')) {
-        Ok(literal) if value.is_sign_negative() => quote!(-#literal),
-        Ok(literal) => literal.into_token_stream(),
-        // A non-finite limit has no literal; the model never reads one.
-        Err(_) => quote!(f64::NAN),
+fn float(value: f64) -> Option<TokenStream> {
+    // A non-finite value has no literal: the caller refuses it at its place.
+    if !value.is_finite() {
+        return None;
     }
+    let text = format!("{value:?}_f64");
+    let literal = Literal::from_str(text.trim_start_matches('-')).ok()?;
+    Some(if value.is_sign_negative() {
+        quote!(-#literal)
+    } else {
+        literal.into_token_stream()
+    })
 }
 
 /// A `u64` literal written in binary (`0b…`), one bit a member.
@@ -739,5 +747,44 @@ mod tests {
                 .contains("the single-pass validator has no check for this schema: `pattern`"),
             "{refused}"
         );
+    }
+
+    /// A limit with no Rust literal (the model reads none from JSON, but a
+    /// hand-made one may hold it) is refused at the schema's file and pointer
+    /// rather than written as `f64::NAN`.
+    #[test]
+    fn a_non_finite_limit_is_refused_at_its_file_and_pointer() {
+        let mut writer = Writer {
+            named: BTreeMap::new(),
+            taken: BTreeSet::new(),
+            items: Vec::new(),
+            problems: Vec::new(),
+        };
+        let at = Place {
+            pointer: "/$defs/Score/maximum".to_owned(),
+            location: Some(cgp_schema::model::Location {
+                file: "schema/types/score.schema.json".to_owned(),
+                line: 3,
+                column: 14,
+            }),
+        };
+        let shape = Shape::Number(cgp_schema::model::NumberShape {
+            maximum: Some(cgp_schema::model::Limit {
+                value: f64::INFINITY,
+                exclusive: false,
+            }),
+            ..Default::default()
+        });
+        writer.check(&shape, "score", &at);
+        let problems: Vec<String> = writer.problems.iter().map(ToString::to_string).collect();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        for part in [
+            "schema/types/score.schema.json:3:14",
+            "/$defs/Score/maximum",
+            "the non-finite limit inf",
+        ] {
+            assert!(problems[0].contains(part), "{part} in {}", problems[0]);
+        }
+        assert!(float(f64::NAN).is_none() && float(f64::NEG_INFINITY).is_none());
     }
 }

@@ -15,7 +15,7 @@ pub fn heading(version: &str) -> String {
 
 /// A Markdown section titled `title` (a version, or `old → new`): the changes
 /// grouped under "Major", "Minor" and "No bump", each with its rule id, the
-/// type or member it touches and where it is (`file:line`, in the new version
+/// type or member it touches and where it is (`file:line:col`, in the new version
 /// unless it was removed), then its message.
 pub fn section(title: &str, comparison: &Comparison) -> String {
     let mut out = format!("{}\n\n", heading(title));
@@ -124,6 +124,7 @@ mod tests {
             new: Some(Location {
                 file: "schema/types/q.schema.json".into(),
                 line,
+                column: 5,
             }),
             directions: Default::default(),
             required_bump: rule.bump(&Default::default()),
@@ -143,7 +144,7 @@ mod tests {
         let text = section("x/1.1", &comparison);
         assert_eq!(
             text,
-            "## x/1.1\n\nRequired bump: **major**.\n\n### Major\n\n- `FIELD_REMOVED` `/Q/a` (schema/types/q.schema.json:3): what changed\n\n### Minor\n\n- `FIELD_ADDED_OPTIONAL` `/Q/b` (schema/types/q.schema.json:7): what changed\n"
+            "## x/1.1\n\nRequired bump: **major**.\n\n### Major\n\n- `FIELD_REMOVED` `/Q/a` (schema/types/q.schema.json:3:5): what changed\n\n### Minor\n\n- `FIELD_ADDED_OPTIONAL` `/Q/b` (schema/types/q.schema.json:7:5): what changed\n"
         );
         assert_eq!(versions(&text), ["x/1.1"]);
     }

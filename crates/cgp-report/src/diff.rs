@@ -20,10 +20,10 @@ pub struct ChangeReport<'a> {
     pub rule: &'static str,
     /// A JSON pointer to the type or member changed, e.g. `/ContextQuery/goal`.
     pub pointer: &'a str,
-    /// `file:line` of it in the old version, when it is there.
+    /// `file:line:col` of it in the old version, when it is there.
     #[schemars(required, extend("type" = ["string", "null"]))]
     pub old: Option<String>,
-    /// `file:line` of it in the new version, when it is there.
+    /// `file:line:col` of it in the new version, when it is there.
     #[schemars(required, extend("type" = ["string", "null"]))]
     pub new: Option<String>,
     /// The directions the part travels in (`host-to-provider`,

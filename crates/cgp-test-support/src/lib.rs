@@ -117,6 +117,34 @@ pub fn git(dir: &Path, args: &[&str]) {
     assert!(status.success(), "git {args:?} in {}", dir.display());
 }
 
+/// Adds an optional string member `name` to ContextQuery in the tree at `root`
+/// (`schema/types/context-query.schema.json`), since the working protocol
+/// version and omitted when absent: the compatible change a pull request makes
+/// in the diff tests.
+pub fn add_optional_query_member(root: &Path, name: &str, description: &str) {
+    let query = root.join("schema/types/context-query.schema.json");
+    let text = std::fs::read_to_string(&query).expect("read ContextQuery's schema");
+    let mut value: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert!(
+        value["properties"].get(name).is_none(),
+        "ContextQuery already has {name}"
+    );
+    let number = cgp_types::PROTOCOL_VERSION
+        .rsplit_once('/')
+        .map_or("", |(_, number)| number);
+    value["properties"][name] = serde_json::json!({
+        "type": "string",
+        "description": description,
+        "x-cgp-since": number,
+        "x-cgp-emit": "omit-if-absent",
+    });
+    std::fs::write(
+        &query,
+        serde_json::to_string_pretty(&value).expect("JSON") + "\n",
+    )
+    .expect("write ContextQuery's schema");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -26,21 +26,37 @@ pub fn encode(bytes: &[u8]) -> String {
     out
 }
 
+/// Why text is not padded base64.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Base64Error {
+    /// The text's length is not a multiple of 4.
+    #[error("base64 of {0} characters: not a multiple of 4")]
+    Length(usize),
+    /// Padding before the last group, or more than two `=`.
+    #[error("misplaced `=` in base64 at {0}")]
+    Padding(usize),
+    /// A byte outside the alphabet.
+    #[error("`{character}` at {at} is not a base64 character")]
+    Character {
+        /// The byte, as a character.
+        character: char,
+        /// Its offset in the text.
+        at: usize,
+    },
+}
+
 /// The bytes of padded base64 text, or why it is not.
-pub fn decode(text: &str) -> Result<Vec<u8>, String> {
+pub fn decode(text: &str) -> Result<Vec<u8>, Base64Error> {
     let bytes = text.as_bytes();
     if bytes.len() % 4 != 0 {
-        return Err(format!(
-            "base64 of {} characters: not a multiple of 4",
-            bytes.len()
-        ));
+        return Err(Base64Error::Length(bytes.len()));
     }
     let mut out = Vec::with_capacity(bytes.len() / 4 * 3);
     for (index, group) in bytes.chunks(4).enumerate() {
         let last = (index + 1) * 4 == bytes.len();
         let padding = group.iter().rev().take_while(|byte| **byte == b'=').count();
         if padding > 2 || (padding > 0 && !last) {
-            return Err(format!("misplaced `=` in base64 at {}", index * 4));
+            return Err(Base64Error::Padding(index * 4));
         }
         let mut bits = 0u32;
         for (offset, byte) in group.iter().enumerate() {
@@ -50,11 +66,10 @@ pub fn decode(text: &str) -> Result<Vec<u8>, String> {
                 match ALPHABET.iter().position(|letter| letter == byte) {
                     Some(position) => position as u32,
                     None => {
-                        return Err(format!(
-                            "`{}` at {} is not a base64 character",
-                            char::from(*byte),
-                            index * 4 + offset
-                        ));
+                        return Err(Base64Error::Character {
+                            character: char::from(*byte),
+                            at: index * 4 + offset,
+                        });
                     }
                 }
             };

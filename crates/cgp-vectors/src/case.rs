@@ -118,14 +118,13 @@ impl Case {
     }
 
     /// The bytes of the input.
-    pub fn bytes(&self) -> Result<Vec<u8>, String> {
+    pub fn bytes(&self) -> Result<Vec<u8>, InputError> {
         match (&self.input, &self.input_base64) {
             (Some(text), None) => Ok(text.as_bytes().to_vec()),
-            (None, Some(coded)) => base64::decode(coded),
-            _ => Err(format!(
-                "case {}: exactly one of input and input_base64 is required",
-                self.id
-            )),
+            (None, Some(coded)) => Ok(base64::decode(coded)?),
+            _ => Err(InputError::NotExactlyOne {
+                id: self.id.clone(),
+            }),
         }
     }
 
@@ -158,18 +157,65 @@ impl Case {
     }
 }
 
+/// Why a case's input bytes cannot be had.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InputError {
+    /// Both or neither of `input` and `input_base64`.
+    #[error("case {id}: exactly one of input and input_base64 is required")]
+    NotExactlyOne {
+        /// The case's id.
+        id: String,
+    },
+    /// `input_base64` is not base64.
+    #[error(transparent)]
+    Base64(#[from] base64::Base64Error),
+}
+
+/// Why a line of a vectors file is not a case.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CaseProblem {
+    /// Not a case object.
+    #[error("not a case: {0}")]
+    NotACase(String),
+    /// Its input cannot be had.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// `/decode` does not hold exactly what its verdict needs.
+    #[error("case {id}: /decode holds canonical when accepted and reason when rejected")]
+    Decode {
+        /// The case's id.
+        id: String,
+    },
+}
+
+/// A line of a vectors file that is not a case: `file:line: problem`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}: {problem}")]
+pub struct CaseError {
+    /// The file, as named to [`read_cases`].
+    pub file: String,
+    /// The 1-based line.
+    pub line: usize,
+    /// What is wrong with it.
+    pub problem: CaseProblem,
+}
+
 /// Reads the cases of an NDJSON file; `name` names it in errors. Blank lines
 /// are skipped; any other line that is not a case is an error with its line.
-pub fn read_cases(name: &str, text: &str) -> Result<Vec<Case>, String> {
+pub fn read_cases(name: &str, text: &str) -> Result<Vec<Case>, CaseError> {
     let mut cases = Vec::new();
     for (index, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
+        let at = |problem: CaseProblem| CaseError {
+            file: name.to_owned(),
+            line: index + 1,
+            problem,
+        };
         let case: Case = serde_json::from_str(line)
-            .map_err(|error| format!("{name}:{}: not a case: {error}", index + 1))?;
-        case.bytes()
-            .map_err(|error| format!("{name}:{}: {error}", index + 1))?;
+            .map_err(|error| at(CaseProblem::NotACase(error.to_string())))?;
+        case.bytes().map_err(|error| at(error.into()))?;
         match (
             case.decode.accept,
             &case.decode.canonical,
@@ -177,11 +223,7 @@ pub fn read_cases(name: &str, text: &str) -> Result<Vec<Case>, String> {
         ) {
             (true, Some(_), None) | (false, None, Some(_)) => {}
             _ => {
-                return Err(format!(
-                    "{name}:{}: case {}: /decode holds canonical when accepted and reason when rejected",
-                    index + 1,
-                    case.id
-                ));
+                return Err(at(CaseProblem::Decode { id: case.id }));
             }
         }
         cases.push(case);
@@ -206,6 +248,7 @@ mod tests {
         assert!(
             read_cases("t.ndjson", &bad)
                 .unwrap_err()
+                .to_string()
                 .starts_with("t.ndjson:1: case x/1")
         );
     }

@@ -30,6 +30,6 @@ pub mod harness;
 pub mod reason;
 pub mod report;
 
-pub use case::{Case, Decode, Transport, Verdict, read_cases};
+pub use case::{Case, CaseError, CaseProblem, Decode, InputError, Transport, Verdict, read_cases};
 pub use reason::Reason;
 pub use report::Report;

@@ -19,6 +19,7 @@ mod support;
 #[path = "../verdicts/mod.rs"]
 mod verdicts;
 
+mod compare;
 mod go;
 mod python;
 mod strategy;

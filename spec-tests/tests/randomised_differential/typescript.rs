@@ -1,6 +1,7 @@
 //! The generated TypeScript package under node, on generated envelopes and
 //! byte-level mutations of them, and on every `f32` spelling.
 
+use super::compare::{compare, none};
 use super::{on_a_big_stack, strategy::envelope, support};
 use cgp_types::*;
 use proptest::prelude::*;
@@ -72,35 +73,9 @@ fn generated_typescript_package_agrees_with_the_reference_on_generated_and_mutat
     let lines = generated_and_mutated_lines();
     let outcomes =
         spec_tests::typescript::decode_lines(&lines).unwrap_or_else(|error| panic!("{error}"));
-    let mut failures = Vec::new();
-    let mut rejected = 0;
-    for (line, theirs) in lines.iter().zip(&outcomes) {
-        let reference = support::reference("Envelope", line).expect("known target");
-        match (&reference, theirs) {
-            (Ok(a), Ok(b)) if a == b => {}
-            (Err(_), Err(_)) => rejected += 1,
-            _ => failures.push(format!(
-                "{line}\n  reference:  {reference:?}\n  typescript: {theirs:?}"
-            )),
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {} lines differ:\n{}",
-        failures.len(),
-        lines.len(),
-        failures
-            .iter()
-            .take(20)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
-    assert!(
-        rejected > lines.len() / 4,
-        "only {rejected} of {} lines rejected: the mutations do not bite",
-        lines.len()
-    );
+    let comparison = compare("typescript", &lines, &outcomes, none);
+    comparison.assert_no_line_differs(20);
+    comparison.assert_mutations_bite();
     // The same lines, the fast path against the exact one: same values, same
     // bytes, and the fast path takes most canonical lines (half are mutated).
     let fast =

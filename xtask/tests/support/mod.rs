@@ -125,6 +125,20 @@ impl Tree {
             .map(|index| index + 1)
             .unwrap_or_else(|| panic!("{needle} not in {file}"))
     }
+
+    /// `line:col` (1-based) of the value of the first member `"member"` in
+    /// `file`, where `cgp diff` and the bump gate place a change to it.
+    pub fn value_place_of(&self, file: &str, member: &str) -> String {
+        let needle = format!("\"{member}\": ");
+        let text = std::fs::read_to_string(self.0.join(file)).expect("read");
+        text.lines()
+            .enumerate()
+            .find_map(|(index, line)| {
+                line.find(&needle)
+                    .map(|at| format!("{}:{}", index + 1, at + needle.len() + 1))
+            })
+            .unwrap_or_else(|| panic!("{needle} not in {file}"))
+    }
 }
 
 /// Asserts that a report contains `expected`, showing the report when not.

@@ -16,30 +16,37 @@ fn locations_point_into_both_versions() {
     };
     let old_text = serde_json::to_string_pretty(&old[QUERY]).expect("serialise");
     let new_text = serde_json::to_string_pretty(&new[QUERY]).expect("serialise");
-    let line =
-        |text: &str, needle: &str| text.lines().position(|l| l.contains(needle)).expect("line") + 1;
-    let old_line = line(&old_text, "\"as_of\"");
-    let new_line = line(&new_text, "\"properties\"");
+    // `line:col` of the value of the member `needle`, 1-based.
+    let place = |text: &str, needle: &str| {
+        let (line, at) = text
+            .lines()
+            .enumerate()
+            .find_map(|(line, l)| l.find(needle).map(|at| (line, at)))
+            .expect("line");
+        format!("{}:{}", line + 1, at + needle.len() + ": ".len() + 1)
+    };
+    let old_place = place(&old_text, "\"as_of\"");
+    let new_place = place(&new_text, "\"properties\"");
     assert_eq!(
         change.old.as_ref().map(ToString::to_string),
-        Some(format!("schema/types/query.schema.json:{old_line}"))
+        Some(format!("schema/types/query.schema.json:{old_place}"))
     );
     // The member is gone from the new file: the object that lost it is shown.
     assert_eq!(
         change.new.as_ref().map(ToString::to_string),
-        Some(format!("schema/types/query.schema.json:{new_line}"))
+        Some(format!("schema/types/query.schema.json:{new_place}"))
     );
     assert_eq!(
         comparison.changes[0].to_string(),
         format!(
-            "schema/types/query.schema.json:{new_line}: FIELD_REMOVED /Query/as_of (host-to-provider) requires a major bump: the member `as_of` was removed; deprecate it instead (SPEC U4)"
+            "schema/types/query.schema.json:{new_place}: FIELD_REMOVED /Query/as_of (host-to-provider) requires a major bump: the member `as_of` was removed; deprecate it instead (SPEC U4)"
         )
     );
     let change = &comparison.changes[0];
     let location = change.location().expect("a location");
     assert_eq!(
-        (location.file.as_str(), location.line),
-        ("schema/types/query.schema.json", new_line)
+        format!("{}:{}:{}", location.file, location.line, location.column),
+        format!("schema/types/query.schema.json:{new_place}")
     );
     assert_eq!(
         change.headline(),

@@ -61,17 +61,31 @@ pub fn shown_url(url: &str) -> String {
     };
     match query {
         None => base,
-        Some(query) => {
-            let pairs: Vec<String> = query
-                .split('&')
-                .map(|pair| match pair.split_once('=') {
-                    Some((name, _)) => format!("{name}=<redacted>"),
-                    None => pair.to_owned(),
+        Some(_) => {
+            let pairs: Vec<String> = query_pairs(url)
+                .map(|(name, value)| match value {
+                    Some(_) => format!("{name}=<redacted>"),
+                    None => name.to_owned(),
                 })
                 .collect();
             format!("{base}?{}", pairs.join("&"))
         }
     }
+}
+
+/// The parameters of `url`'s query (before any fragment), each as its name and,
+/// when it has an `=`, its value: the one reading of a query, which
+/// [`shown_url`] redacts and [`Endpoint`] masks wherever it is echoed.
+fn query_pairs(url: &str) -> impl Iterator<Item = (&str, Option<&str>)> {
+    let url = url.split_once('#').map_or(url, |(before, _)| before);
+    url.split_once('?')
+        .map(|(_, query)| query.split('&'))
+        .into_iter()
+        .flatten()
+        .map(|pair| match pair.split_once('=') {
+            Some((name, value)) => (name, Some(value)),
+            None => (pair, None),
+        })
 }
 
 /// Where the provider listens: an `https://` URL, or a plain `http://` one on a
@@ -170,16 +184,10 @@ impl Endpoint {
     /// The values of the URL's query parameters: secrets, for all `cgp check`
     /// knows (an API key is often passed as one).
     fn query_values(&self) -> Vec<&str> {
-        self.request
-            .split_once('?')
-            .map(|(_, query)| {
-                query
-                    .split('&')
-                    .filter_map(|pair| pair.split_once('=').map(|(_, value)| value))
-                    .filter(|value| value.len() >= MIN_MASKED_QUERY_VALUE)
-                    .collect()
-            })
-            .unwrap_or_default()
+        query_pairs(&self.request)
+            .filter_map(|(_, value)| value)
+            .filter(|value| value.len() >= MIN_MASKED_QUERY_VALUE)
+            .collect()
     }
 
     /// Whether the exchange is over TLS (`https://`).

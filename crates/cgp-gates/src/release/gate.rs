@@ -69,7 +69,7 @@ pub enum BumpProblem {
     },
     /// One change needs a larger bump than the working version carries.
     ChangeNeedsBump {
-        /// The change, with its rule, pointer and `file:line`.
+        /// The change, with its rule, pointer and `file:line:col`.
         change: Change,
         /// The latest release.
         released: ProtocolVersion,
@@ -119,7 +119,7 @@ impl fmt::Display for BumpProblem {
                 released,
                 working,
             } => {
-                // `file:line: RULE /pointer (directions) requires a major bump (demo/2.0); schema says demo/1.1`
+                // `file:line:col: RULE /pointer (directions) requires a major bump (demo/2.0); schema says demo/1.1`
                 if let Some(location) = change.location() {
                     write!(f, "{location}: ")?;
                 }

@@ -47,7 +47,7 @@ fn answer(line: &str) -> Result<Value, String> {
         request.get("input_base64").and_then(Value::as_str),
     ) {
         (Some(text), _) => text.as_bytes().to_vec(),
-        (None, Some(coded)) => base64::decode(coded)?,
+        (None, Some(coded)) => base64::decode(coded).map_err(|error| error.to_string())?,
         (None, None) => return Err("a case without input".into()),
     };
     Ok(

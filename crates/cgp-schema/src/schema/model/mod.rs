@@ -47,7 +47,9 @@ pub enum Reading {
 }
 
 /// A place in a file, for messages: `schema/types/context-frame.schema.json:42:7`.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+/// The one place type: the model's places, the gates' and `cgp diff`'s
+/// (`cgp_classify::Location` is this type).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Location {
     /// The file as shown.
     pub file: String,
