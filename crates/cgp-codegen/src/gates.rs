@@ -3,10 +3,10 @@
 //! [`GateProblem`]s, which front ends print and tests compare.
 
 use crate::Generation;
-use crate::coverage::{Coverage, Item};
-use crate::links::{self, Fault};
 use crate::output::{self, Drift};
 use crate::release;
+use cgp_gates::coverage::{Coverage, Item};
+use cgp_gates::links::{self, Fault};
 use cgp_gates::release::{BumpProblem, FrozenProblem};
 use cgp_gates::sync::{self, Mismatch, RustSource};
 use cgp_schema::model::{Location, Place, Protocol};

@@ -31,12 +31,10 @@
 )]
 
 pub mod changelog;
-pub mod coverage;
 pub mod docs;
 pub mod embed;
 pub mod gates;
 pub mod go;
-pub mod links;
 pub mod output;
 pub mod plan;
 pub mod python;

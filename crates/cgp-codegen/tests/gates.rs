@@ -2,10 +2,10 @@
 //! holds on the committed tree and fails, with the typed problem it names, when
 //! the promise it guards is broken.
 
-use cgp_codegen::coverage::Item;
 use cgp_codegen::gates::{self, Contracts, Gate, GateProblem};
-use cgp_codegen::links::Fault;
 use cgp_codegen::output::Drift;
+use cgp_gates::coverage::Item;
+use cgp_gates::links::Fault;
 use cgp_gates::release::FrozenProblem;
 use cgp_gates::sync::MismatchKind;
 use cgp_schema::Profile;

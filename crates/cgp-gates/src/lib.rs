@@ -3,6 +3,8 @@
 //! the spec tests use it.
 //!
 //! - [`corpus`]: the examples SPEC.md writes, each with its expected verdict.
+//! - [`coverage`]: which parts of the protocol the valid examples use.
+//! - [`links`]: relative links and anchors in Markdown, checked offline.
 //! - [`sync`]: the hand-written Rust types and the bundles describe one wire.
 //! - [`release`]: the released versions (`schema/releases.json`), their frozen
 //!   bundles, the bump a change needs, and `set-version`.
@@ -22,6 +24,8 @@
 )]
 
 pub mod corpus;
+pub mod coverage;
+pub mod links;
 pub mod reissue;
 pub mod release;
 pub mod sync;

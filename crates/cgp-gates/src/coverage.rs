@@ -7,7 +7,7 @@
 //! reaches. The coverage gate fails on whatever no example reaches, naming the
 //! recipe step that adds one.
 
-use cgp_gates::corpus::{Example, Expect};
+use crate::corpus::{Example, Expect};
 use cgp_schema::model::{Location, Place, Protocol, Shape};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
