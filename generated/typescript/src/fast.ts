@@ -37,8 +37,9 @@ export function miss(): never {
 export const tally = { keys: 0, colons: 0 };
 
 /**
- * A lone-surrogate escape (`\ud800`…`\udfff`), an escaped colon, or, right
- * after a `:`, `,` or `[`, whitespace before a number, or a number spelled
+ * `SUSPECT`, what `suspect` looks for: a lone-surrogate escape
+ * (`\ud800`…`\udfff`), an escaped colon, or, right after a `:`, `,` or
+ * `[`, whitespace before a number, or a number spelled
  * `-0`, with 16 or more digits before its point, with a fraction of zeros
  * only, or with an exponent, ended as a number ends (so that the hexadecimal
  * digits of a digest after `sha256:` do not look like one), or a fraction of
@@ -49,12 +50,24 @@ export const tally = { keys: 0, colons: 0 };
  * (after `0.`, with 9 or with 16 zeros). A match inside a string only costs
  * speed.
  */
-const SUSPECT =
-  /\\u[dD][89a-fA-F]|\\u003[aA]|[:,[](?:[ \t\n\r]+[-\d]|-0(?=[,}\] \t\n\r])|-?(?:\d{16}[\d.]*(?:[eE][+-]?\d+)?(?=[,}\] \t\n\r])|(?=[\d.]{17})(?:0\.(?:9|0{16})|[1-9]\d*\.[09])|(?:\d+\.0+|[\d.]+[eE][+-]?\d+)(?=[,}\] \t\n\r])))/;
+const SUSPECT_NUMBER =
+  /[:,[](?=[-\d. \t\n\r])(?:[ \t\n\r]+[-\d]|-0(?=[,}\] \t\n\r])|-?(?:\d{16}[\d.]*(?:[eE][+-]?\d+)?(?=[,}\] \t\n\r])|(?=[\d.]{17})(?:0\.(?:9|0{16})|[1-9]\d*\.[09])|(?:\d+\.0+|[\d.]+[eE][+-]?\d+)(?=[,}\] \t\n\r])))/;
+
+/** The escapes of `SUSPECT` (see above), tested only where `\u` occurs. */
+const SUSPECT_ESCAPE = /\\u[dD][89a-fA-F]|\\u003[aA]/;
+
+/** Whether `text` holds a match of `SUSPECT`. The same matches as one
+ * expression, found faster: the escapes are sought only in a text holding
+ * `\u`, and the lookahead after `:`, `,` or `[` turns away at once a string,
+ * an object or an array (every number alternative starts with one of its
+ * characters), where the alternatives were tried one by one. */
+function suspect(text: string): boolean {
+  return SUSPECT_NUMBER.test(text) || (text.indexOf("\\u") >= 0 && SUSPECT_ESCAPE.test(text));
+}
 
 /** The value of `text`, or {@link MISS} where the fast path cannot read it. */
 export function parse(text: string): unknown {
-  if (SUSPECT.test(text)) throw MISS;
+  if (suspect(text)) throw MISS;
   try {
     return JSON.parse(text);
   } catch {
