@@ -50,6 +50,7 @@
 
 mod support;
 
+use cgp_schema::model::camel_case;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -158,19 +159,6 @@ fn free_name(stem: &str, taken: impl Fn(&str) -> bool) -> String {
         .expect("a free name")
 }
 
-/// `snake_case` or `kebab-case` as `CamelCase`.
-fn camel(name: &str) -> String {
-    name.split(['_', '-'])
-        .map(|part| {
-            let mut chars = part.chars();
-            chars
-                .next()
-                .map(|first| first.to_uppercase().chain(chars).collect::<String>())
-                .unwrap_or_default()
-        })
-        .collect()
-}
-
 /// Inserts `text` before the first `needle` after the first `after`.
 fn insert_before(source: &str, after: &str, needle: &str, text: &str) -> String {
     let start = source
@@ -247,7 +235,7 @@ impl AddedVariant {
             .collect::<Vec<_>>();
         let tag = free_name("ping", |tag| variants.iter().any(|known| known == tag));
         let kebab = tag.replace('_', "-");
-        let name = camel(&tag);
+        let name = camel_case(&tag);
         let since = minor.number();
         let file = format!("schema/variants/{kebab}.schema.json");
         let schema = json!({
@@ -435,7 +423,7 @@ impl AddedClosedValue {
             value: value.clone(),
             edits: Vec::new(),
         };
-        let name = camel(&value);
+        let name = camel_case(&value);
         let enum_start = format!("pub enum {CLOSED_NAME} {{");
         let all_start = format!("pub const ALL: [{CLOSED_NAME}; ");
         let mut types = copy.read(CLOSED_TYPE);
@@ -545,11 +533,11 @@ impl AddedType {
                 schema["title"].as_str().expect("a title").to_owned()
             })
             .collect();
-        let snake = free_name("query_hint", |name| titles.contains(&camel(name)));
+        let snake = free_name("query_hint", |name| titles.contains(&camel_case(name)));
         let query: serde_json::Value =
             serde_json::from_str(&copy.read(QUERY_SCHEMA)).expect("schema");
         let member = free_name(&snake, |name| query["properties"].get(name).is_some());
-        let name = camel(&snake);
+        let name = camel_case(&snake);
         let kebab = snake.replace('_', "-");
         let since = minor.number();
         let file = format!("schema/types/{kebab}.schema.json");
