@@ -68,14 +68,7 @@ impl Driver<'_> {
                 return None;
             }
             Received::Closed => {
-                self.closed_output = true;
-                self.problem(
-                    Severity::Error,
-                    Side::Provider,
-                    Some(rule),
-                    "the provider closed its output instead of answering (did it exit?)".into(),
-                );
-                self.end("the provider closed its output");
+                self.closed_output_reported(Some(rule));
                 return None;
             }
             Received::Failed(error) => {
@@ -120,60 +113,55 @@ impl Driver<'_> {
         let Err(error) = self.peer().send(line) else {
             return true;
         };
-        loop {
-            match self.peer().receive(EXITED_GRACE) {
-                Received::Line { bytes, terminated } => {
-                    self.unsolicited(&bytes, terminated, "no request was waiting for them");
-                    if self.ended.is_some() {
-                        return false;
-                    }
-                }
-                Received::Closed => {
-                    self.closed_output = true;
-                    let message = match rule {
-                        Some(_) => {
-                            "the provider closed its output instead of answering (did it exit?)"
-                        }
-                        None => "the provider closed its output before shutdown (did it exit?)",
-                    };
-                    self.problem(Severity::Error, Side::Provider, rule, message.into());
-                    self.end("the provider closed its output");
-                    return false;
-                }
-                Received::TooLong { length } => {
-                    self.unsolicited_too_long(length);
-                    return false;
-                }
-                Received::Timeout | Received::Failed(_) => break,
-            }
+        if self.drain_within(EXITED_GRACE) {
+            self.closed_output_reported(rule);
+        } else if self.ended.is_none() {
+            self.problem(
+                Severity::Error,
+                Side::Provider,
+                None,
+                format!("cannot write to the provider ({error}); it stopped reading its input"),
+            );
+            self.end("the provider stopped reading its input");
         }
-        self.problem(
-            Severity::Error,
-            Side::Provider,
-            None,
-            format!("cannot write to the provider ({error}); it stopped reading its input"),
-        );
-        self.end("the provider stopped reading its input");
         false
     }
 
-    /// Reads what the provider wrote without being asked, up to a closed
-    /// output, which the next request or shutdown reports.
+    /// Reports the provider's closed output and ends the conversation: under
+    /// `rule` when a request was left unanswered, else as an exit before
+    /// shutdown.
+    fn closed_output_reported(&mut self, rule: Option<Rule>) {
+        self.closed_output = true;
+        let message = match rule {
+            Some(_) => "the provider closed its output instead of answering (did it exit?)",
+            None => "the provider closed its output before shutdown (did it exit?)",
+        };
+        self.problem(Severity::Error, Side::Provider, rule, message.into());
+        self.end("the provider closed its output");
+    }
+
+    /// Reads what the provider wrote without being asked.
     pub(super) fn drain(&mut self) {
+        self.drain_within(Duration::ZERO);
+    }
+
+    /// Reads what the provider wrote without being asked, waiting up to `wait`
+    /// for each line; whether its output is closed. A closed output is left to
+    /// the caller, or to the next request or shutdown, which report it: whether
+    /// the provider's exit shows here or there is a matter of timing.
+    fn drain_within(&mut self, wait: Duration) -> bool {
         while self.ended.is_none() {
-            match self.peer().receive(Duration::ZERO) {
-                Received::Timeout => return,
+            match self.peer().receive(wait) {
+                Received::Timeout => return false,
                 Received::Line { bytes, terminated } => {
                     self.unsolicited(&bytes, terminated, "no request was waiting for them");
                 }
                 Received::TooLong { length } => self.unsolicited_too_long(length),
-                // Left for the next request, which reports it under its rule
-                // (or for shutdown): whether the provider's exit shows here or
-                // there is a matter of timing.
-                Received::Closed => return,
+                Received::Closed => return true,
                 Received::Failed(error) => self.read_failed(None, &error),
             }
         }
+        false
     }
 
     pub(super) fn unsolicited(&mut self, bytes: &[u8], terminated: bool, when: &'static str) {
