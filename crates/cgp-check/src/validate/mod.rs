@@ -72,6 +72,9 @@ pub struct Validator {
     types: BTreeMap<String, OnceLock<Result<jsonschema::Validator, String>>>,
     /// The single-pass check of this bundle, when the caller has one.
     precheck: Option<Precheck>,
+    /// See [`Self::decodes_with_hand_written_types`]; read once from the
+    /// bundle, as every message asks.
+    hand_written_family: bool,
 }
 
 impl fmt::Debug for Validator {
@@ -106,6 +109,26 @@ fn compile(schema: &Value) -> Result<jsonschema::Validator, String> {
         .with_draft(Draft::Draft202012)
         .build(schema)
         .map_err(|error| error.to_string())
+}
+
+/// Whether the version `document` declares is in the hand-written types'
+/// major family (a bundle that declares none is taken to be).
+fn in_hand_written_family(document: &Value) -> bool {
+    let family = |version: &str| {
+        version
+            .parse::<cgp_schema::ProtocolVersion>()
+            .ok()
+            .map(|version| version.family())
+    };
+    match document
+        .get("x-cgp-protocol-version")
+        .and_then(Value::as_str)
+    {
+        Some(version) => {
+            family(version).is_some() && family(version) == family(cgp_types::PROTOCOL_VERSION)
+        }
+        None => true,
+    }
 }
 
 impl Validator {
@@ -186,6 +209,7 @@ impl Validator {
             defs,
             types,
             precheck: None,
+            hand_written_family: in_hand_written_family(document),
         })
     }
 
@@ -244,18 +268,7 @@ impl Validator {
     /// have, so its messages are judged by its own schema (and the wire's rule
     /// for integer literals) without them.
     pub fn decodes_with_hand_written_types(&self) -> bool {
-        let family = |version: &str| {
-            version
-                .parse::<cgp_schema::ProtocolVersion>()
-                .ok()
-                .map(|version| version.family())
-        };
-        match self.protocol_version() {
-            Some(version) => {
-                family(version).is_some() && family(version) == family(cgp_types::PROTOCOL_VERSION)
-            }
-            None => true,
-        }
+        self.hand_written_family
     }
 
     /// The envelope tags, in bundle order.
