@@ -85,8 +85,7 @@ const VOCABULARY_TYPES: &str = "crates/cgp-types/src/vocab.rs";
 /// vocabulary value" does: both lists of the schema, the hand-written enum and
 /// a SPEC.md corpus example. Returns the value.
 fn add_frame_kind(copy: &Copy) -> String {
-    let mut schema: serde_json::Value =
-        serde_json::from_str(&copy.read(KIND_SCHEMA)).expect("schema");
+    let mut schema = copy.read_json(KIND_SCHEMA);
     let known_list = |schema: &serde_json::Value| -> Vec<String> {
         schema["$defs"]["KnownFrameKind"]["enum"]
             .as_array()
@@ -117,10 +116,7 @@ fn add_frame_kind(copy: &Copy) -> String {
         .as_array_mut()
         .expect("the excluded list")
         .push(json!(kind));
-    copy.write(
-        KIND_SCHEMA,
-        &(serde_json::to_string_pretty(&schema).expect("json") + "\n"),
-    );
+    copy.write_json(KIND_SCHEMA, &schema);
     let types = copy.read(VOCABULARY_TYPES);
     let start = types.find("pub enum FrameKind {").expect("FrameKind");
     let end = start + types[start..].find("\n    }\n").expect("the enum's end");
@@ -180,8 +176,7 @@ fn remove_inserted(source: &str, text: &str) -> String {
 /// The `$id` base of the schema family: `envelope.schema.json`'s `$id` without
 /// its file name.
 fn id_base(copy: &Copy) -> String {
-    let envelope: serde_json::Value =
-        serde_json::from_str(&copy.read(ENVELOPE_SCHEMA)).expect("schema");
+    let envelope = copy.read_json(ENVELOPE_SCHEMA);
     let id = envelope["$id"].as_str().expect("an $id");
     id.strip_suffix("envelope.schema.json")
         .expect("the envelope's $id ends in its file name")
@@ -220,19 +215,17 @@ struct AddedVariant {
 
 impl AddedVariant {
     fn add(copy: &Copy, minor: &support::Version) -> Self {
-        let mut envelope: serde_json::Value =
-            serde_json::from_str(&copy.read(ENVELOPE_SCHEMA)).expect("schema");
-        let variants = std::fs::read_dir(copy.0.join("schema/variants"))
-            .expect("schema/variants")
-            .map(|entry| {
-                let text = std::fs::read_to_string(entry.expect("entry").path()).expect("read");
-                let schema: serde_json::Value = serde_json::from_str(&text).expect("json");
+        let mut envelope = copy.read_json(ENVELOPE_SCHEMA);
+        let variants: Vec<String> = copy
+            .schemas_in("schema/variants")
+            .iter()
+            .map(|schema| {
                 schema["properties"]["type"]["const"]
                     .as_str()
                     .expect("a tag")
                     .to_owned()
             })
-            .collect::<Vec<_>>();
+            .collect();
         let tag = free_name("ping", |tag| variants.iter().any(|known| known == tag));
         let kebab = tag.replace('_', "-");
         let name = camel_case(&tag);
@@ -262,18 +255,12 @@ impl AddedVariant {
             },
             "required": ["type"]
         });
-        copy.write(
-            &file,
-            &(serde_json::to_string_pretty(&schema).expect("json") + "\n"),
-        );
+        copy.write_json(&file, &schema);
         envelope["oneOf"]
             .as_array_mut()
             .expect("oneOf")
             .push(json!({"$ref": format!("variants/{kebab}.schema.json")}));
-        copy.write(
-            ENVELOPE_SCHEMA,
-            &(serde_json::to_string_pretty(&envelope).expect("json") + "\n"),
-        );
+        copy.write_json(ENVELOPE_SCHEMA, &envelope);
         let mut added = AddedVariant {
             tag: tag.clone(),
             file,
@@ -365,17 +352,13 @@ impl AddedVariant {
     /// older family's docs link to, and says where the variant went.
     fn remove(&self, copy: &Copy, major: &support::Version) {
         std::fs::remove_file(copy.0.join(&self.file)).expect("remove the variant's schema");
-        let mut envelope: serde_json::Value =
-            serde_json::from_str(&copy.read(ENVELOPE_SCHEMA)).expect("schema");
+        let mut envelope = copy.read_json(ENVELOPE_SCHEMA);
         let reference = format!("variants/{}.schema.json", self.tag.replace('_', "-"));
         let branches = envelope["oneOf"].as_array_mut().expect("oneOf");
         let before = branches.len();
         branches.retain(|branch| branch["$ref"] != json!(reference));
         assert_eq!(branches.len() + 1, before, "the variant's $ref");
-        copy.write(
-            ENVELOPE_SCHEMA,
-            &(serde_json::to_string_pretty(&envelope).expect("json") + "\n"),
-        );
+        copy.write_json(ENVELOPE_SCHEMA, &envelope);
         for (file, text) in &self.edits {
             copy.write(file, &remove_inserted(&copy.read(file), text));
         }
@@ -410,15 +393,11 @@ struct AddedClosedValue {
 
 impl AddedClosedValue {
     fn add(copy: &Copy) -> Self {
-        let mut schema: serde_json::Value =
-            serde_json::from_str(&copy.read(CLOSED_SCHEMA)).expect("schema");
+        let mut schema = copy.read_json(CLOSED_SCHEMA);
         let values = schema["enum"].as_array_mut().expect("a closed enum");
         let value = free_name("deferred", |value| values.contains(&json!(value)));
         values.push(json!(value));
-        copy.write(
-            CLOSED_SCHEMA,
-            &(serde_json::to_string_pretty(&schema).expect("json") + "\n"),
-        );
+        copy.write_json(CLOSED_SCHEMA, &schema);
         let mut added = AddedClosedValue {
             value: value.clone(),
             edits: Vec::new(),
@@ -481,14 +460,10 @@ impl AddedClosedValue {
     /// The major's narrowing: the value leaves the schema, the hand-written
     /// enum, the table and the corpus.
     fn remove(&self, copy: &Copy) {
-        let mut schema: serde_json::Value =
-            serde_json::from_str(&copy.read(CLOSED_SCHEMA)).expect("schema");
+        let mut schema = copy.read_json(CLOSED_SCHEMA);
         let values = schema["enum"].as_array_mut().expect("a closed enum");
         values.retain(|known| known != &json!(self.value));
-        copy.write(
-            CLOSED_SCHEMA,
-            &(serde_json::to_string_pretty(&schema).expect("json") + "\n"),
-        );
+        copy.write_json(CLOSED_SCHEMA, &schema);
         for (file, text) in &self.edits {
             copy.write(file, &remove_inserted(&copy.read(file), text));
         }
@@ -526,16 +501,11 @@ impl AddedType {
     fn add(copy: &Copy, minor: &support::Version) -> Self {
         let titles: Vec<String> = ["schema/types", "schema/vocab"]
             .into_iter()
-            .flat_map(|folder| std::fs::read_dir(copy.0.join(folder)).expect("a schema folder"))
-            .map(|entry| {
-                let text = std::fs::read_to_string(entry.expect("entry").path()).expect("read");
-                let schema: serde_json::Value = serde_json::from_str(&text).expect("json");
-                schema["title"].as_str().expect("a title").to_owned()
-            })
+            .flat_map(|folder| copy.schemas_in(folder))
+            .map(|schema| schema["title"].as_str().expect("a title").to_owned())
             .collect();
         let snake = free_name("query_hint", |name| titles.contains(&camel_case(name)));
-        let query: serde_json::Value =
-            serde_json::from_str(&copy.read(QUERY_SCHEMA)).expect("schema");
+        let query = copy.read_json(QUERY_SCHEMA);
         let member = free_name(&snake, |name| query["properties"].get(name).is_some());
         let name = camel_case(&snake);
         let kebab = snake.replace('_', "-");
@@ -558,10 +528,7 @@ impl AddedType {
             },
             "required": ["text"]
         });
-        copy.write(
-            &file,
-            &(serde_json::to_string_pretty(&schema).expect("json") + "\n"),
-        );
+        copy.write_json(&file, &schema);
         copy.edit_query_schema(|members| {
             members.insert(
                 member.clone(),
@@ -614,17 +581,13 @@ impl AddedType {
     /// The major's retype: `text` becomes an integer in the schema, the Rust
     /// type and the examples.
     fn retype(&self, copy: &Copy) {
-        let mut schema: serde_json::Value =
-            serde_json::from_str(&copy.read(&self.file)).expect("schema");
+        let mut schema = copy.read_json(&self.file);
         let text = schema["properties"]["text"].as_object_mut().expect("text");
         text.insert("type".into(), json!("integer"));
         text.insert("format".into(), json!("uint32"));
         text.insert("minimum".into(), json!(0));
         text.insert("maximum".into(), json!(u32::MAX));
-        copy.write(
-            &self.file,
-            &(serde_json::to_string_pretty(&schema).expect("json") + "\n"),
-        );
+        copy.write_json(&self.file, &schema);
         let types = copy.read(QUERY_TYPE);
         let declared = format!(
             "pub struct {} {{\n    /// The hint.\n    pub text: String,",
@@ -851,6 +814,32 @@ impl Copy {
         }
     }
 
+    /// Every schema file in `folder` of the copy, read.
+    fn schemas_in(&self, folder: &str) -> Vec<serde_json::Value> {
+        std::fs::read_dir(self.0.join(folder))
+            .unwrap_or_else(|error| panic!("{folder}: {error}"))
+            .map(|entry| {
+                let path = entry.expect("entry").path();
+                let file = path.strip_prefix(&self.0).expect("in the copy");
+                self.read_json(file.to_str().expect("a UTF-8 path"))
+            })
+            .collect()
+    }
+
+    /// A JSON file of the copy, such as a schema.
+    fn read_json(&self, file: &str) -> serde_json::Value {
+        serde_json::from_str(&self.read(file)).unwrap_or_else(|error| panic!("{file}: {error}"))
+    }
+
+    /// Writes `value` as the schema files are written: pretty, with a final
+    /// line feed.
+    fn write_json(&self, file: &str, value: &serde_json::Value) {
+        self.write(
+            file,
+            &(serde_json::to_string_pretty(value).expect("json") + "\n"),
+        );
+    }
+
     fn read(&self, file: &str) -> String {
         std::fs::read_to_string(self.0.join(file)).unwrap_or_else(|error| panic!("{file}: {error}"))
     }
@@ -863,13 +852,9 @@ impl Copy {
         &self,
         edit: impl FnOnce(&mut serde_json::Map<String, serde_json::Value>),
     ) {
-        let mut schema: serde_json::Value =
-            serde_json::from_str(&self.read(QUERY_SCHEMA)).expect("schema");
+        let mut schema = self.read_json(QUERY_SCHEMA);
         edit(schema["properties"].as_object_mut().expect("properties"));
-        self.write(
-            QUERY_SCHEMA,
-            &(serde_json::to_string_pretty(&schema).expect("json") + "\n"),
-        );
+        self.write_json(QUERY_SCHEMA, &schema);
     }
 }
 
@@ -892,7 +877,7 @@ fn rehearse_a_minor_that_adds_every_kind_then_a_major_that_breaks_them() {
         let released = copy.xtask_of(unedited.clone(), &["release"]);
         assert!(released.contains(&format!("released {w}")), "{released}");
     }
-    let schema: serde_json::Value = serde_json::from_str(&copy.read(QUERY_SCHEMA)).expect("schema");
+    let schema = copy.read_json(QUERY_SCHEMA);
     let member = free_member(&schema);
     let member = member.as_str();
     let field = rust_field(member);
