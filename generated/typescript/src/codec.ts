@@ -5,35 +5,88 @@
 // The fast path: a decode and an encode function per type (see fast.ts).
 
 import {
-  MISS, allRead, bigInt, bool, exactly, f32, int, list, miss, nul, num, oneOf, parse, record,
-  str, strLength, tally, writeBigInt, writeBool, writeF32, writeInt, writeList, writeNum, writeOneOf,
-  writeStr,
+  ABSENT, MISS, begin, bigInt, bool, closes, exactly, f32, finish, int, isNull, member, miss,
+  more, nul, num, oneOf, open, peekTag, record, str, strLength, writeBigInt, writeBool, writeF32, writeInt,
+  writeList, writeNum, writeOneOf, writeStr,
 } from "./fast.js";
 import { encodeAny, sameValue } from "./exact.js";
 
+const NAMES0: readonly string[] = ["key_id", "algorithm", "public_key"];
+const NAMES1: readonly string[] = ["query", "correlation", "graph", "embeddings_fingerprint", "verify", "representations", "resolve"];
+const VALUES0: readonly string[] = ["exact", "normalized", "summarized", "omitted"];
 const SET0: ReadonlySet<string> = new Set(["exact", "normalized", "summarized", "omitted"]);
+const NAMES2: readonly string[] = ["provider_id", "uri", "expires_at"];
+const NAMES3: readonly string[] = ["id", "kind", "title", "content", "content_digest", "uri", "representation", "content_fidelity", "canonical_content_hash", "content_ref", "transform", "minimum_content_fidelity", "inline_content_requirement", "score", "token_cost", "canonical_token_cost", "tokenizer_ref", "valid_from", "valid_to", "recorded_at", "provenance", "citation_label", "embedding", "relations"];
+const NAMES4: readonly string[] = ["goal", "query_text", "embedding", "kinds", "anchors", "max_frames", "max_tokens", "as_of", "representation_preferences"];
+const NAMES5: readonly string[] = ["frames", "truncated", "dropped_estimate", "frame_attestations", "result_attestation"];
+const NAMES6: readonly string[] = ["reads", "writes", "egress", "egress_scopes"];
+const NAMES7: readonly string[] = ["frame", "attestation", "inclusion_proof"];
+const NAMES8: readonly string[] = ["fingerprint", "vector"];
+const NAMES9: readonly string[] = ["provider_id", "frame_id", "content_digest"];
+const NAMES10: readonly string[] = ["frame", "status"];
+const NAMES11: readonly string[] = ["frame", "status", "replacement_digest"];
+const NAMES12: readonly string[] = ["leaf_index", "leaf_count", "path"];
+const NAMES13: readonly string[] = ["sibling", "sibling_is_left"];
+const VALUES1: readonly string[] = ["required", "resolvable_reference_allowed"];
 const SET1: ReadonlySet<string> = new Set(["required", "resolvable_reference_allowed"]);
+const VALUES2: readonly string[] = ["local-only", "org-tenant", "third-party-index", "third-party-model"];
 const SET2: ReadonlySet<string> = new Set(["local-only", "org-tenant", "third-party-index", "third-party-model"]);
+const VALUES3: readonly string[] = ["bad_request", "unsupported_kind", "unsupported_representation", "incompatible_version", "budget_unsatisfiable", "unavailable", "shutting_down", "internal"];
 const SET3: ReadonlySet<string> = new Set(["bad_request", "unsupported_kind", "unsupported_representation", "incompatible_version", "budget_unsatisfiable", "unavailable", "shutting_down", "internal"]);
+const VALUES4: readonly string[] = ["snippet", "symbol", "fact", "doc", "memory", "episode", "graph"];
 const SET4: ReadonlySet<string> = new Set(["snippet", "symbol", "fact", "doc", "memory", "episode", "graph"]);
+const NAMES14: readonly string[] = ["type", "uri", "range", "digest", "method", "by"];
+const NAMES15: readonly string[] = ["signed_commitment", "key_id", "algorithm", "attester_id", "signature", "issued_at"];
+const NAMES16: readonly string[] = ["name", "version", "data_flow"];
+const NAMES17: readonly string[] = ["kinds"];
+const NAMES18: readonly string[] = ["rel", "target_uri", "display_name"];
+const VALUES5: readonly string[] = ["full", "compact", "reference"];
 const SET5: ReadonlySet<string> = new Set(["full", "compact", "reference"]);
+const NAMES19: readonly string[] = ["method", "implementation", "version"];
+const NAMES20: readonly string[] = ["frames"];
+const NAMES21: readonly string[] = ["verdicts"];
+const NAMES22: readonly string[] = ["type", "protocol_version"];
+const NAMES23: readonly string[] = ["type", "protocol_version", "provider", "capabilities", "attester_keys"];
+const NAMES24: readonly string[] = ["type", "id", "query"];
+const NAMES25: readonly string[] = ["type", "id", "result"];
+const NAMES26: readonly string[] = ["type", "request"];
+const NAMES27: readonly string[] = ["type", "response"];
+const NAMES28: readonly string[] = ["type"];
+const NAMES29: readonly string[] = ["type", "id", "code", "message"];
 
-function decodeObject1(value: unknown): unknown {
-  const members = record(value);
+function readObject1(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT, v2: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES0, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = str();
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = str();
+          break;
+        case 2:
+          if (v2 !== ABSENT) throw MISS;
+          v2 = str();
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
+  }
   const out: Record<string, unknown> = {};
-  let item: unknown;
-  item = members["key_id"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["key_id"] = str(item);
-  item = members["algorithm"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["algorithm"] = str(item);
-  item = members["public_key"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["public_key"] = str(item);
+  if (v0 === ABSENT) throw MISS;
+  out["key_id"] = v0;
+  if (v1 === ABSENT) throw MISS;
+  out["algorithm"] = v1;
+  if (v2 === ABSENT) throw MISS;
+  out["public_key"] = v2;
   return out;
 }
 
@@ -54,8 +107,8 @@ function encodeObject2(value: unknown): string {
 }
 
 /** Reads a `AttesterKey`. */
-function decodeAttesterKey(value: unknown): unknown {
-  return decodeObject1(value);
+function readAttesterKey(): unknown {
+  return readObject1();
 }
 
 /** Writes a `AttesterKey`. */
@@ -63,73 +116,72 @@ function encodeAttesterKey(value: unknown): string {
   return encodeObject2(value);
 }
 
-function decodeList4(value: unknown): unknown[] {
-  const items = list(value, 0, Infinity);
+function readList4(): unknown[] {
+  open(0x5b);
   const out: unknown[] = [];
-  for (let at = 0; at < items.length; at += 1) out.push(decodeRepresentation(items[at]));
+  if (!closes(0x5d)) {
+    do out.push(readRepresentation());
+    while (more(0x5d));
+  }
   return out;
 }
 
-function decodeObject3(value: unknown): unknown {
-  const members = record(value);
+function readObject3(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT, v2: unknown = ABSENT, v3: unknown = ABSENT, v4: unknown = ABSENT, v5: unknown = ABSENT, v6: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES1, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = readQueryCapability();
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = bool();
+          break;
+        case 2:
+          if (v2 !== ABSENT) throw MISS;
+          v2 = bool();
+          break;
+        case 3:
+          if (v3 !== ABSENT) throw MISS;
+          v3 = (isNull() ? null : str());
+          break;
+        case 4:
+          if (v4 !== ABSENT) throw MISS;
+          v4 = bool();
+          break;
+        case 5:
+          if (v5 !== ABSENT) throw MISS;
+          v5 = readList4();
+          break;
+        case 6:
+          if (v6 !== ABSENT) throw MISS;
+          v6 = bool();
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
+  }
   const out: Record<string, unknown> = {};
-  let item: unknown;
-  item = members["query"];
-  if (item === undefined) {
-    out["query"] = {"kinds":[]};
-  } else {
-    tally.keys += 1;
-    const decoded = decodeQueryCapability(item);
-    if (decoded !== null) out["query"] = decoded;
-  }
-  item = members["correlation"];
-  if (item === undefined) {
-    out["correlation"] = false;
-  } else {
-    tally.keys += 1;
-    const decoded = bool(item);
-    if (decoded !== null) out["correlation"] = decoded;
-  }
-  item = members["graph"];
-  if (item === undefined) {
-    out["graph"] = false;
-  } else {
-    tally.keys += 1;
-    const decoded = bool(item);
-    if (decoded !== null) out["graph"] = decoded;
-  }
-  item = members["embeddings_fingerprint"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : str(item));
-    if (decoded !== null) out["embeddings_fingerprint"] = decoded;
-  }
-  item = members["verify"];
-  if (item === undefined) {
-    out["verify"] = false;
-  } else {
-    tally.keys += 1;
-    const decoded = bool(item);
-    if (decoded !== null) out["verify"] = decoded;
-  }
-  item = members["representations"];
-  if (item === undefined) {
-    out["representations"] = [];
-  } else {
-    tally.keys += 1;
-    const decoded = decodeList4(item);
-    if (decoded !== null) out["representations"] = decoded;
-  }
-  item = members["resolve"];
-  if (item === undefined) {
-    out["resolve"] = false;
-  } else {
-    tally.keys += 1;
-    const decoded = bool(item);
-    if (decoded !== null) out["resolve"] = decoded;
-  }
+  if (v0 === ABSENT) out["query"] = {"kinds":[]};
+  else if (v0 !== ABSENT && v0 !== null) out["query"] = v0;
+  if (v1 === ABSENT) out["correlation"] = false;
+  else if (v1 !== ABSENT && v1 !== null) out["correlation"] = v1;
+  if (v2 === ABSENT) out["graph"] = false;
+  else if (v2 !== ABSENT && v2 !== null) out["graph"] = v2;
+  if (v3 !== ABSENT && v3 !== null) out["embeddings_fingerprint"] = v3;
+  if (v4 === ABSENT) out["verify"] = false;
+  else if (v4 !== ABSENT && v4 !== null) out["verify"] = v4;
+  if (v5 === ABSENT) out["representations"] = [];
+  else if (v5 !== ABSENT && v5 !== null) out["representations"] = v5;
+  if (v6 === ABSENT) out["resolve"] = false;
+  else if (v6 !== ABSENT && v6 !== null) out["resolve"] = v6;
   return out;
 }
 
@@ -170,8 +222,8 @@ function encodeObject5(value: unknown): string {
 }
 
 /** Reads a `Capabilities`. */
-function decodeCapabilities(value: unknown): unknown {
-  return decodeObject3(value);
+function readCapabilities(): unknown {
+  return readObject3();
 }
 
 /** Writes a `Capabilities`. */
@@ -180,8 +232,8 @@ function encodeCapabilities(value: unknown): string {
 }
 
 /** Reads a `ContentFidelity`. */
-function decodeContentFidelity(value: unknown): unknown {
-  return oneOf(value, SET0);
+function readContentFidelity(): unknown {
+  return oneOf(VALUES0);
 }
 
 /** Writes a `ContentFidelity`. */
@@ -189,26 +241,38 @@ function encodeContentFidelity(value: unknown): string {
   return writeOneOf(value, SET0);
 }
 
-function decodeObject7(value: unknown): unknown {
-  const members = record(value);
-  const out: Record<string, unknown> = {};
-  let item: unknown;
-  item = members["provider_id"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["provider_id"] = str(item);
-  item = members["uri"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["uri"] = str(item);
-  item = members["expires_at"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : str(item));
-    if (decoded !== null) out["expires_at"] = decoded;
+function readObject7(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT, v2: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES2, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = str();
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = str();
+          break;
+        case 2:
+          if (v2 !== ABSENT) throw MISS;
+          v2 = (isNull() ? null : str());
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
   }
+  const out: Record<string, unknown> = {};
+  if (v0 === ABSENT) throw MISS;
+  out["provider_id"] = v0;
+  if (v1 === ABSENT) throw MISS;
+  out["uri"] = v1;
+  if (v2 !== ABSENT && v2 !== null) out["expires_at"] = v2;
   return out;
 }
 
@@ -228,8 +292,8 @@ function encodeObject8(value: unknown): string {
 }
 
 /** Reads a `ContentRef`. */
-function decodeContentRef(value: unknown): unknown {
-  return decodeObject7(value);
+function readContentRef(): unknown {
+  return readObject7();
 }
 
 /** Writes a `ContentRef`. */
@@ -237,196 +301,169 @@ function encodeContentRef(value: unknown): string {
   return encodeObject8(value);
 }
 
-function decodeList10(value: unknown): unknown[] {
-  const items = list(value, 0, Infinity);
+function readList10(): unknown[] {
+  open(0x5b);
   const out: unknown[] = [];
-  for (let at = 0; at < items.length; at += 1) out.push(decodeProvenance(items[at]));
+  if (!closes(0x5d)) {
+    do out.push(readProvenance());
+    while (more(0x5d));
+  }
   return out;
 }
 
-function decodeList11(value: unknown): unknown[] {
-  const items = list(value, 0, Infinity);
+function readList11(): unknown[] {
+  open(0x5b);
   const out: unknown[] = [];
-  for (let at = 0; at < items.length; at += 1) out.push(decodeRelation(items[at]));
+  if (!closes(0x5d)) {
+    do out.push(readRelation());
+    while (more(0x5d));
+  }
   return out;
 }
 
-function decodeObject9(value: unknown): unknown {
-  const members = record(value);
+function readObject9(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT, v2: unknown = ABSENT, v3: unknown = ABSENT, v4: unknown = ABSENT, v5: unknown = ABSENT, v6: unknown = ABSENT, v7: unknown = ABSENT, v8: unknown = ABSENT, v9: unknown = ABSENT, v10: unknown = ABSENT, v11: unknown = ABSENT, v12: unknown = ABSENT, v13: unknown = ABSENT, v14: unknown = ABSENT, v15: unknown = ABSENT, v16: unknown = ABSENT, v17: unknown = ABSENT, v18: unknown = ABSENT, v19: unknown = ABSENT, v20: unknown = ABSENT, v21: unknown = ABSENT, v22: unknown = ABSENT, v23: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES3, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = str();
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = readFrameKind();
+          break;
+        case 2:
+          if (v2 !== ABSENT) throw MISS;
+          v2 = str();
+          break;
+        case 3:
+          if (v3 !== ABSENT) throw MISS;
+          v3 = (isNull() ? null : str());
+          break;
+        case 4:
+          if (v4 !== ABSENT) throw MISS;
+          v4 = (isNull() ? null : str());
+          break;
+        case 5:
+          if (v5 !== ABSENT) throw MISS;
+          v5 = (isNull() ? null : str());
+          break;
+        case 6:
+          if (v6 !== ABSENT) throw MISS;
+          v6 = readRepresentation();
+          break;
+        case 7:
+          if (v7 !== ABSENT) throw MISS;
+          v7 = (isNull() ? null : readContentFidelity());
+          break;
+        case 8:
+          if (v8 !== ABSENT) throw MISS;
+          v8 = (isNull() ? null : str());
+          break;
+        case 9:
+          if (v9 !== ABSENT) throw MISS;
+          v9 = (isNull() ? null : readContentRef());
+          break;
+        case 10:
+          if (v10 !== ABSENT) throw MISS;
+          v10 = (isNull() ? null : readTransform());
+          break;
+        case 11:
+          if (v11 !== ABSENT) throw MISS;
+          v11 = (isNull() ? null : readContentFidelity());
+          break;
+        case 12:
+          if (v12 !== ABSENT) throw MISS;
+          v12 = (isNull() ? null : readInlineContentRequirement());
+          break;
+        case 13:
+          if (v13 !== ABSENT) throw MISS;
+          v13 = f32(-Infinity, false, Infinity, false);
+          break;
+        case 14:
+          if (v14 !== ABSENT) throw MISS;
+          v14 = int(0, 4294967295);
+          break;
+        case 15:
+          if (v15 !== ABSENT) throw MISS;
+          v15 = (isNull() ? null : int(0, 4294967295));
+          break;
+        case 16:
+          if (v16 !== ABSENT) throw MISS;
+          v16 = (isNull() ? null : str());
+          break;
+        case 17:
+          if (v17 !== ABSENT) throw MISS;
+          v17 = (isNull() ? null : str());
+          break;
+        case 18:
+          if (v18 !== ABSENT) throw MISS;
+          v18 = (isNull() ? null : str());
+          break;
+        case 19:
+          if (v19 !== ABSENT) throw MISS;
+          v19 = (isNull() ? null : str());
+          break;
+        case 20:
+          if (v20 !== ABSENT) throw MISS;
+          v20 = readList10();
+          break;
+        case 21:
+          if (v21 !== ABSENT) throw MISS;
+          v21 = (isNull() ? null : str());
+          break;
+        case 22:
+          if (v22 !== ABSENT) throw MISS;
+          v22 = (isNull() ? null : readFrameEmbedding());
+          break;
+        case 23:
+          if (v23 !== ABSENT) throw MISS;
+          v23 = readList11();
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
+  }
   const out: Record<string, unknown> = {};
-  let item: unknown;
-  item = members["id"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["id"] = str(item);
-  item = members["kind"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["kind"] = decodeFrameKind(item);
-  item = members["title"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["title"] = str(item);
-  item = members["content"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : str(item));
-    if (decoded !== null) out["content"] = decoded;
-  }
-  item = members["content_digest"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : str(item));
-    if (decoded !== null) out["content_digest"] = decoded;
-  }
-  item = members["uri"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : str(item));
-    if (decoded !== null) out["uri"] = decoded;
-  }
-  item = members["representation"];
-  if (item === undefined) {
-    out["representation"] = "full";
-  } else {
-    tally.keys += 1;
-    const decoded = decodeRepresentation(item);
-    if (decoded !== null) out["representation"] = decoded;
-  }
-  item = members["content_fidelity"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : decodeContentFidelity(item));
-    if (decoded !== null) out["content_fidelity"] = decoded;
-  }
-  item = members["canonical_content_hash"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : str(item));
-    if (decoded !== null) out["canonical_content_hash"] = decoded;
-  }
-  item = members["content_ref"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : decodeContentRef(item));
-    if (decoded !== null) out["content_ref"] = decoded;
-  }
-  item = members["transform"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : decodeTransform(item));
-    if (decoded !== null) out["transform"] = decoded;
-  }
-  item = members["minimum_content_fidelity"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : decodeContentFidelity(item));
-    if (decoded !== null) out["minimum_content_fidelity"] = decoded;
-  }
-  item = members["inline_content_requirement"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : decodeInlineContentRequirement(item));
-    if (decoded !== null) out["inline_content_requirement"] = decoded;
-  }
-  item = members["score"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["score"] = f32(item, -Infinity, false, Infinity, false);
-  item = members["token_cost"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["token_cost"] = int(item, 0, 4294967295);
-  item = members["canonical_token_cost"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : int(item, 0, 4294967295));
-    if (decoded !== null) out["canonical_token_cost"] = decoded;
-  }
-  item = members["tokenizer_ref"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : str(item));
-    if (decoded !== null) out["tokenizer_ref"] = decoded;
-  }
-  item = members["valid_from"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : str(item));
-    if (decoded !== null) out["valid_from"] = decoded;
-  }
-  item = members["valid_to"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : str(item));
-    if (decoded !== null) out["valid_to"] = decoded;
-  }
-  item = members["recorded_at"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : str(item));
-    if (decoded !== null) out["recorded_at"] = decoded;
-  }
-  item = members["provenance"];
-  if (item === undefined) {
-    out["provenance"] = [];
-  } else {
-    tally.keys += 1;
-    const decoded = decodeList10(item);
-    if (decoded !== null) out["provenance"] = decoded;
-  }
-  item = members["citation_label"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : str(item));
-    if (decoded !== null) out["citation_label"] = decoded;
-  }
-  item = members["embedding"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : decodeFrameEmbedding(item));
-    if (decoded !== null) out["embedding"] = decoded;
-  }
-  item = members["relations"];
-  if (item === undefined) {
-    out["relations"] = [];
-  } else {
-    tally.keys += 1;
-    const decoded = decodeList11(item);
-    if (decoded !== null) out["relations"] = decoded;
-  }
+  if (v0 === ABSENT) throw MISS;
+  out["id"] = v0;
+  if (v1 === ABSENT) throw MISS;
+  out["kind"] = v1;
+  if (v2 === ABSENT) throw MISS;
+  out["title"] = v2;
+  if (v3 !== ABSENT && v3 !== null) out["content"] = v3;
+  if (v4 !== ABSENT && v4 !== null) out["content_digest"] = v4;
+  if (v5 !== ABSENT && v5 !== null) out["uri"] = v5;
+  if (v6 === ABSENT) out["representation"] = "full";
+  else if (v6 !== ABSENT && v6 !== null) out["representation"] = v6;
+  if (v7 !== ABSENT && v7 !== null) out["content_fidelity"] = v7;
+  if (v8 !== ABSENT && v8 !== null) out["canonical_content_hash"] = v8;
+  if (v9 !== ABSENT && v9 !== null) out["content_ref"] = v9;
+  if (v10 !== ABSENT && v10 !== null) out["transform"] = v10;
+  if (v11 !== ABSENT && v11 !== null) out["minimum_content_fidelity"] = v11;
+  if (v12 !== ABSENT && v12 !== null) out["inline_content_requirement"] = v12;
+  if (v13 === ABSENT) throw MISS;
+  out["score"] = v13;
+  if (v14 === ABSENT) throw MISS;
+  out["token_cost"] = v14;
+  if (v15 !== ABSENT && v15 !== null) out["canonical_token_cost"] = v15;
+  if (v16 !== ABSENT && v16 !== null) out["tokenizer_ref"] = v16;
+  if (v17 !== ABSENT && v17 !== null) out["valid_from"] = v17;
+  if (v18 !== ABSENT && v18 !== null) out["valid_to"] = v18;
+  if (v19 !== ABSENT && v19 !== null) out["recorded_at"] = v19;
+  if (v20 === ABSENT) out["provenance"] = [];
+  else if (v20 !== ABSENT && v20 !== null) out["provenance"] = v20;
+  if (v21 !== ABSENT && v21 !== null) out["citation_label"] = v21;
+  if (v22 !== ABSENT && v22 !== null) out["embedding"] = v22;
+  if (v23 === ABSENT) out["relations"] = [];
+  else if (v23 !== ABSENT && v23 !== null) out["relations"] = v23;
   return out;
 }
 
@@ -511,8 +548,8 @@ function encodeObject12(value: unknown): string {
 }
 
 /** Reads a `ContextFrame`. */
-function decodeContextFrame(value: unknown): unknown {
-  return decodeObject9(value);
+function readContextFrame(): unknown {
+  return readObject9();
 }
 
 /** Writes a `ContextFrame`. */
@@ -520,98 +557,112 @@ function encodeContextFrame(value: unknown): string {
   return encodeObject12(value);
 }
 
-function decodeList16(value: unknown): unknown[] {
-  const items = list(value, 0, Infinity);
+function readList16(): unknown[] {
+  open(0x5b);
   const out: unknown[] = [];
-  for (let at = 0; at < items.length; at += 1) out.push(f32(items[at], -Infinity, false, Infinity, false));
+  if (!closes(0x5d)) {
+    do out.push(f32(-Infinity, false, Infinity, false));
+    while (more(0x5d));
+  }
   return out;
 }
 
-function decodeList17(value: unknown): unknown[] {
-  const items = list(value, 0, Infinity);
+function readList17(): unknown[] {
+  open(0x5b);
   const out: unknown[] = [];
-  for (let at = 0; at < items.length; at += 1) out.push(decodeFrameKind(items[at]));
+  if (!closes(0x5d)) {
+    do out.push(readFrameKind());
+    while (more(0x5d));
+  }
   return out;
 }
 
-function decodeList18(value: unknown): unknown[] {
-  const items = list(value, 0, Infinity);
+function readList18(): unknown[] {
+  open(0x5b);
   const out: unknown[] = [];
-  for (let at = 0; at < items.length; at += 1) out.push(str(items[at]));
+  if (!closes(0x5d)) {
+    do out.push(str());
+    while (more(0x5d));
+  }
   return out;
 }
 
-function decodeList19(value: unknown): unknown[] {
-  const items = list(value, 0, Infinity);
+function readList19(): unknown[] {
+  open(0x5b);
   const out: unknown[] = [];
-  for (let at = 0; at < items.length; at += 1) out.push(decodeRepresentation(items[at]));
+  if (!closes(0x5d)) {
+    do out.push(readRepresentation());
+    while (more(0x5d));
+  }
   return out;
 }
 
-function decodeObject15(value: unknown): unknown {
-  const members = record(value);
+function readObject15(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT, v2: unknown = ABSENT, v3: unknown = ABSENT, v4: unknown = ABSENT, v5: unknown = ABSENT, v6: unknown = ABSENT, v7: unknown = ABSENT, v8: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES4, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = str();
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = (isNull() ? null : str());
+          break;
+        case 2:
+          if (v2 !== ABSENT) throw MISS;
+          v2 = (isNull() ? null : readList16());
+          break;
+        case 3:
+          if (v3 !== ABSENT) throw MISS;
+          v3 = readList17();
+          break;
+        case 4:
+          if (v4 !== ABSENT) throw MISS;
+          v4 = readList18();
+          break;
+        case 5:
+          if (v5 !== ABSENT) throw MISS;
+          v5 = int(0, 4294967295);
+          break;
+        case 6:
+          if (v6 !== ABSENT) throw MISS;
+          v6 = int(0, 4294967295);
+          break;
+        case 7:
+          if (v7 !== ABSENT) throw MISS;
+          v7 = (isNull() ? null : str());
+          break;
+        case 8:
+          if (v8 !== ABSENT) throw MISS;
+          v8 = readList19();
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
+  }
   const out: Record<string, unknown> = {};
-  let item: unknown;
-  item = members["goal"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["goal"] = str(item);
-  item = members["query_text"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : str(item));
-    if (decoded !== null) out["query_text"] = decoded;
-  }
-  item = members["embedding"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : decodeList16(item));
-    if (decoded !== null) out["embedding"] = decoded;
-  }
-  item = members["kinds"];
-  if (item === undefined) {
-    out["kinds"] = [];
-  } else {
-    tally.keys += 1;
-    const decoded = decodeList17(item);
-    if (decoded !== null) out["kinds"] = decoded;
-  }
-  item = members["anchors"];
-  if (item === undefined) {
-    out["anchors"] = [];
-  } else {
-    tally.keys += 1;
-    const decoded = decodeList18(item);
-    if (decoded !== null) out["anchors"] = decoded;
-  }
-  item = members["max_frames"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["max_frames"] = int(item, 0, 4294967295);
-  item = members["max_tokens"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["max_tokens"] = int(item, 0, 4294967295);
-  item = members["as_of"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : str(item));
-    if (decoded !== null) out["as_of"] = decoded;
-  }
-  item = members["representation_preferences"];
-  if (item === undefined) {
-    out["representation_preferences"] = [];
-  } else {
-    tally.keys += 1;
-    const decoded = decodeList19(item);
-    if (decoded !== null) out["representation_preferences"] = decoded;
-  }
+  if (v0 === ABSENT) throw MISS;
+  out["goal"] = v0;
+  if (v1 !== ABSENT && v1 !== null) out["query_text"] = v1;
+  if (v2 !== ABSENT && v2 !== null) out["embedding"] = v2;
+  if (v3 === ABSENT) out["kinds"] = [];
+  else if (v3 !== ABSENT && v3 !== null) out["kinds"] = v3;
+  if (v4 === ABSENT) out["anchors"] = [];
+  else if (v4 !== ABSENT && v4 !== null) out["anchors"] = v4;
+  if (v5 === ABSENT) throw MISS;
+  out["max_frames"] = v5;
+  if (v6 === ABSENT) throw MISS;
+  out["max_tokens"] = v6;
+  if (v7 !== ABSENT && v7 !== null) out["as_of"] = v7;
+  if (v8 === ABSENT) out["representation_preferences"] = [];
+  else if (v8 !== ABSENT && v8 !== null) out["representation_preferences"] = v8;
   return out;
 }
 
@@ -684,8 +735,8 @@ function encodeObject20(value: unknown): string {
 }
 
 /** Reads a `ContextQuery`. */
-function decodeContextQuery(value: unknown): unknown {
-  return decodeObject15(value);
+function readContextQuery(): unknown {
+  return readObject15();
 }
 
 /** Writes a `ContextQuery`. */
@@ -693,56 +744,69 @@ function encodeContextQuery(value: unknown): string {
   return encodeObject20(value);
 }
 
-function decodeList26(value: unknown): unknown[] {
-  const items = list(value, 0, Infinity);
+function readList26(): unknown[] {
+  open(0x5b);
   const out: unknown[] = [];
-  for (let at = 0; at < items.length; at += 1) out.push(decodeContextFrame(items[at]));
+  if (!closes(0x5d)) {
+    do out.push(readContextFrame());
+    while (more(0x5d));
+  }
   return out;
 }
 
-function decodeList27(value: unknown): unknown[] {
-  const items = list(value, 0, Infinity);
+function readList27(): unknown[] {
+  open(0x5b);
   const out: unknown[] = [];
-  for (let at = 0; at < items.length; at += 1) out.push(decodeFrameAttestation(items[at]));
+  if (!closes(0x5d)) {
+    do out.push(readFrameAttestation());
+    while (more(0x5d));
+  }
   return out;
 }
 
-function decodeObject25(value: unknown): unknown {
-  const members = record(value);
+function readObject25(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT, v2: unknown = ABSENT, v3: unknown = ABSENT, v4: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES5, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = readList26();
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = bool();
+          break;
+        case 2:
+          if (v2 !== ABSENT) throw MISS;
+          v2 = (isNull() ? null : int(0, 4294967295));
+          break;
+        case 3:
+          if (v3 !== ABSENT) throw MISS;
+          v3 = readList27();
+          break;
+        case 4:
+          if (v4 !== ABSENT) throw MISS;
+          v4 = (isNull() ? null : readProvenanceAttestation());
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
+  }
   const out: Record<string, unknown> = {};
-  let item: unknown;
-  item = members["frames"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["frames"] = decodeList26(item);
-  item = members["truncated"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["truncated"] = bool(item);
-  item = members["dropped_estimate"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : int(item, 0, 4294967295));
-    if (decoded !== null) out["dropped_estimate"] = decoded;
-  }
-  item = members["frame_attestations"];
-  if (item === undefined) {
-    out["frame_attestations"] = [];
-  } else {
-    tally.keys += 1;
-    const decoded = decodeList27(item);
-    if (decoded !== null) out["frame_attestations"] = decoded;
-  }
-  item = members["result_attestation"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : decodeProvenanceAttestation(item));
-    if (decoded !== null) out["result_attestation"] = decoded;
-  }
+  if (v0 === ABSENT) throw MISS;
+  out["frames"] = v0;
+  if (v1 === ABSENT) throw MISS;
+  out["truncated"] = v1;
+  if (v2 !== ABSENT && v2 !== null) out["dropped_estimate"] = v2;
+  if (v3 === ABSENT) out["frame_attestations"] = [];
+  else if (v3 !== ABSENT && v3 !== null) out["frame_attestations"] = v3;
+  if (v4 !== ABSENT && v4 !== null) out["result_attestation"] = v4;
   return out;
 }
 
@@ -786,8 +850,8 @@ function encodeObject28(value: unknown): string {
 }
 
 /** Reads a `ContextQueryResult`. */
-function decodeContextQueryResult(value: unknown): unknown {
-  return decodeObject25(value);
+function readContextQueryResult(): unknown {
+  return readObject25();
 }
 
 /** Writes a `ContextQueryResult`. */
@@ -795,49 +859,55 @@ function encodeContextQueryResult(value: unknown): string {
   return encodeObject28(value);
 }
 
-function decodeList32(value: unknown): unknown[] {
-  const items = list(value, 0, Infinity);
+function readList32(): unknown[] {
+  open(0x5b);
   const out: unknown[] = [];
-  for (let at = 0; at < items.length; at += 1) out.push(decodeEgressScope(items[at]));
+  if (!closes(0x5d)) {
+    do out.push(readEgressScope());
+    while (more(0x5d));
+  }
   return out;
 }
 
-function decodeObject31(value: unknown): unknown {
-  const members = record(value);
+function readObject31(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT, v2: unknown = ABSENT, v3: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES6, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = bool();
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = bool();
+          break;
+        case 2:
+          if (v2 !== ABSENT) throw MISS;
+          v2 = bool();
+          break;
+        case 3:
+          if (v3 !== ABSENT) throw MISS;
+          v3 = readList32();
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
+  }
   const out: Record<string, unknown> = {};
-  let item: unknown;
-  item = members["reads"];
-  if (item === undefined) {
-    out["reads"] = false;
-  } else {
-    tally.keys += 1;
-    const decoded = bool(item);
-    if (decoded !== null) out["reads"] = decoded;
-  }
-  item = members["writes"];
-  if (item === undefined) {
-    out["writes"] = false;
-  } else {
-    tally.keys += 1;
-    const decoded = bool(item);
-    if (decoded !== null) out["writes"] = decoded;
-  }
-  item = members["egress"];
-  if (item === undefined) {
-    out["egress"] = false;
-  } else {
-    tally.keys += 1;
-    const decoded = bool(item);
-    if (decoded !== null) out["egress"] = decoded;
-  }
-  item = members["egress_scopes"];
-  if (item === undefined) {
-    out["egress_scopes"] = [];
-  } else {
-    tally.keys += 1;
-    const decoded = decodeList32(item);
-    if (decoded !== null) out["egress_scopes"] = decoded;
-  }
+  if (v0 === ABSENT) out["reads"] = false;
+  else if (v0 !== ABSENT && v0 !== null) out["reads"] = v0;
+  if (v1 === ABSENT) out["writes"] = false;
+  else if (v1 !== ABSENT && v1 !== null) out["writes"] = v1;
+  if (v2 === ABSENT) out["egress"] = false;
+  else if (v2 !== ABSENT && v2 !== null) out["egress"] = v2;
+  if (v3 === ABSENT) out["egress_scopes"] = [];
+  else if (v3 !== ABSENT && v3 !== null) out["egress_scopes"] = v3;
   return out;
 }
 
@@ -870,8 +940,8 @@ function encodeObject33(value: unknown): string {
 }
 
 /** Reads a `DataFlow`. */
-function decodeDataFlow(value: unknown): unknown {
-  return decodeObject31(value);
+function readDataFlow(): unknown {
+  return readObject31();
 }
 
 /** Writes a `DataFlow`. */
@@ -880,8 +950,8 @@ function encodeDataFlow(value: unknown): string {
 }
 
 /** Reads a `EgressScope`. */
-function decodeEgressScope(value: unknown): unknown {
-  return str(value);
+function readEgressScope(): unknown {
+  return str();
 }
 
 /** Writes a `EgressScope`. */
@@ -890,8 +960,8 @@ function encodeEgressScope(value: unknown): string {
 }
 
 /** Reads a `ErrorCode`. */
-function decodeErrorCode(value: unknown): unknown {
-  return str(value);
+function readErrorCode(): unknown {
+  return str();
 }
 
 /** Writes a `ErrorCode`. */
@@ -899,30 +969,37 @@ function encodeErrorCode(value: unknown): string {
   return writeStr(value);
 }
 
-function decodeObject35(value: unknown): unknown {
-  const members = record(value);
+function readObject35(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT, v2: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES7, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = readFrameId();
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = (isNull() ? null : readProvenanceAttestation());
+          break;
+        case 2:
+          if (v2 !== ABSENT) throw MISS;
+          v2 = (isNull() ? null : readInclusionProof());
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
+  }
   const out: Record<string, unknown> = {};
-  let item: unknown;
-  item = members["frame"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["frame"] = decodeFrameId(item);
-  item = members["attestation"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : decodeProvenanceAttestation(item));
-    if (decoded !== null) out["attestation"] = decoded;
-  }
-  item = members["inclusion_proof"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : decodeInclusionProof(item));
-    if (decoded !== null) out["inclusion_proof"] = decoded;
-  }
+  if (v0 === ABSENT) throw MISS;
+  out["frame"] = v0;
+  if (v1 !== ABSENT && v1 !== null) out["attestation"] = v1;
+  if (v2 !== ABSENT && v2 !== null) out["inclusion_proof"] = v2;
   return out;
 }
 
@@ -941,8 +1018,8 @@ function encodeObject36(value: unknown): string {
 }
 
 /** Reads a `FrameAttestation`. */
-function decodeFrameAttestation(value: unknown): unknown {
-  return decodeObject35(value);
+function readFrameAttestation(): unknown {
+  return readObject35();
 }
 
 /** Writes a `FrameAttestation`. */
@@ -950,29 +1027,42 @@ function encodeFrameAttestation(value: unknown): string {
   return encodeObject36(value);
 }
 
-function decodeList38(value: unknown): unknown[] {
-  const items = list(value, 0, Infinity);
+function readList38(): unknown[] {
+  open(0x5b);
   const out: unknown[] = [];
-  for (let at = 0; at < items.length; at += 1) out.push(f32(items[at], -Infinity, false, Infinity, false));
+  if (!closes(0x5d)) {
+    do out.push(f32(-Infinity, false, Infinity, false));
+    while (more(0x5d));
+  }
   return out;
 }
 
-function decodeObject37(value: unknown): unknown {
-  const members = record(value);
-  const out: Record<string, unknown> = {};
-  let item: unknown;
-  item = members["fingerprint"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["fingerprint"] = str(item);
-  item = members["vector"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : decodeList38(item));
-    if (decoded !== null) out["vector"] = decoded;
+function readObject37(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES8, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = str();
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = (isNull() ? null : readList38());
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
   }
+  const out: Record<string, unknown> = {};
+  if (v0 === ABSENT) throw MISS;
+  out["fingerprint"] = v0;
+  if (v1 !== ABSENT && v1 !== null) out["vector"] = v1;
   return out;
 }
 
@@ -999,8 +1089,8 @@ function encodeObject39(value: unknown): string {
 }
 
 /** Reads a `FrameEmbedding`. */
-function decodeFrameEmbedding(value: unknown): unknown {
-  return decodeObject37(value);
+function readFrameEmbedding(): unknown {
+  return readObject37();
 }
 
 /** Writes a `FrameEmbedding`. */
@@ -1008,26 +1098,38 @@ function encodeFrameEmbedding(value: unknown): string {
   return encodeObject39(value);
 }
 
-function decodeObject41(value: unknown): unknown {
-  const members = record(value);
-  const out: Record<string, unknown> = {};
-  let item: unknown;
-  item = members["provider_id"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["provider_id"] = str(item);
-  item = members["frame_id"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["frame_id"] = str(item);
-  item = members["content_digest"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : str(item));
-    if (decoded !== null) out["content_digest"] = decoded;
+function readObject41(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT, v2: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES9, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = str();
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = str();
+          break;
+        case 2:
+          if (v2 !== ABSENT) throw MISS;
+          v2 = (isNull() ? null : str());
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
   }
+  const out: Record<string, unknown> = {};
+  if (v0 === ABSENT) throw MISS;
+  out["provider_id"] = v0;
+  if (v1 === ABSENT) throw MISS;
+  out["frame_id"] = v1;
+  if (v2 !== ABSENT && v2 !== null) out["content_digest"] = v2;
   return out;
 }
 
@@ -1047,8 +1149,8 @@ function encodeObject42(value: unknown): string {
 }
 
 /** Reads a `FrameId`. */
-function decodeFrameId(value: unknown): unknown {
-  return decodeObject41(value);
+function readFrameId(): unknown {
+  return readObject41();
 }
 
 /** Writes a `FrameId`. */
@@ -1057,8 +1159,8 @@ function encodeFrameId(value: unknown): string {
 }
 
 /** Reads a `FrameKind`. */
-function decodeFrameKind(value: unknown): unknown {
-  return str(value);
+function readFrameKind(): unknown {
+  return str();
 }
 
 /** Writes a `FrameKind`. */
@@ -1066,84 +1168,137 @@ function encodeFrameKind(value: unknown): string {
   return writeStr(value);
 }
 
-function decodeBranch44(members: Record<string, unknown>): unknown {
+function readBranch44(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES10, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = readFrameId();
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = exactly("valid");
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
+  }
   const out: Record<string, unknown> = {};
-  let item: unknown;
-  item = members["frame"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["frame"] = decodeFrameId(item);
+  if (v0 === ABSENT) throw MISS;
+  out["frame"] = v0;
   out["status"] = "valid";
   return out;
 }
 
-function decodeBranch45(members: Record<string, unknown>): unknown {
-  const out: Record<string, unknown> = {};
-  let item: unknown;
-  item = members["frame"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["frame"] = decodeFrameId(item);
-  out["status"] = "stale";
-  item = members["replacement_digest"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : str(item));
-    if (decoded !== null) out["replacement_digest"] = decoded;
+function readBranch45(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT, v2: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES11, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = readFrameId();
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = exactly("stale");
+          break;
+        case 2:
+          if (v2 !== ABSENT) throw MISS;
+          v2 = (isNull() ? null : str());
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
   }
+  const out: Record<string, unknown> = {};
+  if (v0 === ABSENT) throw MISS;
+  out["frame"] = v0;
+  out["status"] = "stale";
+  if (v2 !== ABSENT && v2 !== null) out["replacement_digest"] = v2;
   return out;
 }
 
-function decodeBranch46(members: Record<string, unknown>): unknown {
+function readBranch46(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES10, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = readFrameId();
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = exactly("gone");
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
+  }
   const out: Record<string, unknown> = {};
-  let item: unknown;
-  item = members["frame"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["frame"] = decodeFrameId(item);
+  if (v0 === ABSENT) throw MISS;
+  out["frame"] = v0;
   out["status"] = "gone";
   return out;
 }
 
-function decodeBranch47(members: Record<string, unknown>): unknown {
+function readBranch47(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES10, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = readFrameId();
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = exactly("unknown");
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
+  }
   const out: Record<string, unknown> = {};
-  let item: unknown;
-  item = members["frame"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["frame"] = decodeFrameId(item);
+  if (v0 === ABSENT) throw MISS;
+  out["frame"] = v0;
   out["status"] = "unknown";
   return out;
 }
 
-function decodeUnion43(value: unknown): unknown {
-  const members = record(value);
-  const tag = members["status"];
-  if (tag === undefined) throw MISS;
-  tally.keys += 1;
-  switch (tag) {
+function readUnion43(): unknown {
+  switch (peekTag("status")) {
     case "valid":
-      return decodeBranch44(members);
+      return readBranch44();
     case "stale":
-      return decodeBranch45(members);
+      return readBranch45();
     case "gone":
-      return decodeBranch46(members);
+      return readBranch46();
     case "unknown":
-      return decodeBranch47(members);
-  }
-  if (typeof tag === "number") {
-    switch (tag) {
-      case 0:
-        return decodeBranch44(members);
-      case 1:
-        return decodeBranch45(members);
-      case 2:
-        return decodeBranch46(members);
-      case 3:
-        return decodeBranch47(members);
-    }
+      return readBranch47();
   }
   throw MISS;
 }
@@ -1206,8 +1361,8 @@ function encodeUnion48(value: unknown): string {
 }
 
 /** Reads a `FrameVerdict`. */
-function decodeFrameVerdict(value: unknown): unknown {
-  return decodeUnion43(value);
+function readFrameVerdict(): unknown {
+  return readUnion43();
 }
 
 /** Writes a `FrameVerdict`. */
@@ -1215,29 +1370,49 @@ function encodeFrameVerdict(value: unknown): string {
   return encodeUnion48(value);
 }
 
-function decodeList54(value: unknown): unknown[] {
-  const items = list(value, 0, Infinity);
+function readList54(): unknown[] {
+  open(0x5b);
   const out: unknown[] = [];
-  for (let at = 0; at < items.length; at += 1) out.push(decodeInclusionStep(items[at]));
+  if (!closes(0x5d)) {
+    do out.push(readInclusionStep());
+    while (more(0x5d));
+  }
   return out;
 }
 
-function decodeObject53(value: unknown): unknown {
-  const members = record(value);
+function readObject53(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT, v2: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES12, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = bigInt(0, Infinity);
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = bigInt(0, Infinity);
+          break;
+        case 2:
+          if (v2 !== ABSENT) throw MISS;
+          v2 = readList54();
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
+  }
   const out: Record<string, unknown> = {};
-  let item: unknown;
-  item = members["leaf_index"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["leaf_index"] = bigInt(item, 0, Infinity);
-  item = members["leaf_count"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["leaf_count"] = bigInt(item, 0, Infinity);
-  item = members["path"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["path"] = decodeList54(item);
+  if (v0 === ABSENT) throw MISS;
+  out["leaf_index"] = v0;
+  if (v1 === ABSENT) throw MISS;
+  out["leaf_count"] = v1;
+  if (v2 === ABSENT) throw MISS;
+  out["path"] = v2;
   return out;
 }
 
@@ -1268,8 +1443,8 @@ function encodeObject55(value: unknown): string {
 }
 
 /** Reads a `InclusionProof`. */
-function decodeInclusionProof(value: unknown): unknown {
-  return decodeObject53(value);
+function readInclusionProof(): unknown {
+  return readObject53();
 }
 
 /** Writes a `InclusionProof`. */
@@ -1277,18 +1452,33 @@ function encodeInclusionProof(value: unknown): string {
   return encodeObject55(value);
 }
 
-function decodeObject57(value: unknown): unknown {
-  const members = record(value);
+function readObject57(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES13, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = str();
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = bool();
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
+  }
   const out: Record<string, unknown> = {};
-  let item: unknown;
-  item = members["sibling"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["sibling"] = str(item);
-  item = members["sibling_is_left"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["sibling_is_left"] = bool(item);
+  if (v0 === ABSENT) throw MISS;
+  out["sibling"] = v0;
+  if (v1 === ABSENT) throw MISS;
+  out["sibling_is_left"] = v1;
   return out;
 }
 
@@ -1306,8 +1496,8 @@ function encodeObject58(value: unknown): string {
 }
 
 /** Reads a `InclusionStep`. */
-function decodeInclusionStep(value: unknown): unknown {
-  return decodeObject57(value);
+function readInclusionStep(): unknown {
+  return readObject57();
 }
 
 /** Writes a `InclusionStep`. */
@@ -1316,8 +1506,8 @@ function encodeInclusionStep(value: unknown): string {
 }
 
 /** Reads a `InlineContentRequirement`. */
-function decodeInlineContentRequirement(value: unknown): unknown {
-  return oneOf(value, SET1);
+function readInlineContentRequirement(): unknown {
+  return oneOf(VALUES1);
 }
 
 /** Writes a `InlineContentRequirement`. */
@@ -1326,8 +1516,8 @@ function encodeInlineContentRequirement(value: unknown): string {
 }
 
 /** Reads a `KnownEgressScope`. */
-function decodeKnownEgressScope(value: unknown): unknown {
-  return oneOf(value, SET2);
+function readKnownEgressScope(): unknown {
+  return oneOf(VALUES2);
 }
 
 /** Writes a `KnownEgressScope`. */
@@ -1336,8 +1526,8 @@ function encodeKnownEgressScope(value: unknown): string {
 }
 
 /** Reads a `KnownErrorCode`. */
-function decodeKnownErrorCode(value: unknown): unknown {
-  return oneOf(value, SET3);
+function readKnownErrorCode(): unknown {
+  return oneOf(VALUES3);
 }
 
 /** Writes a `KnownErrorCode`. */
@@ -1346,8 +1536,8 @@ function encodeKnownErrorCode(value: unknown): string {
 }
 
 /** Reads a `KnownFrameKind`. */
-function decodeKnownFrameKind(value: unknown): unknown {
-  return oneOf(value, SET4);
+function readKnownFrameKind(): unknown {
+  return oneOf(VALUES4);
 }
 
 /** Writes a `KnownFrameKind`. */
@@ -1355,54 +1545,52 @@ function encodeKnownFrameKind(value: unknown): string {
   return writeOneOf(value, SET4);
 }
 
-function decodeObject59(value: unknown): unknown {
-  const members = record(value);
+function readObject59(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT, v2: unknown = ABSENT, v3: unknown = ABSENT, v4: unknown = ABSENT, v5: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES14, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = str();
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = (isNull() ? null : str());
+          break;
+        case 2:
+          if (v2 !== ABSENT) throw MISS;
+          v2 = (isNull() ? null : str());
+          break;
+        case 3:
+          if (v3 !== ABSENT) throw MISS;
+          v3 = (isNull() ? null : str());
+          break;
+        case 4:
+          if (v4 !== ABSENT) throw MISS;
+          v4 = (isNull() ? null : str());
+          break;
+        case 5:
+          if (v5 !== ABSENT) throw MISS;
+          v5 = (isNull() ? null : str());
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
+  }
   const out: Record<string, unknown> = {};
-  let item: unknown;
-  item = members["type"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["type"] = str(item);
-  item = members["uri"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : str(item));
-    if (decoded !== null) out["uri"] = decoded;
-  }
-  item = members["range"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : str(item));
-    if (decoded !== null) out["range"] = decoded;
-  }
-  item = members["digest"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : str(item));
-    if (decoded !== null) out["digest"] = decoded;
-  }
-  item = members["method"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : str(item));
-    if (decoded !== null) out["method"] = decoded;
-  }
-  item = members["by"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : str(item));
-    if (decoded !== null) out["by"] = decoded;
-  }
+  if (v0 === ABSENT) throw MISS;
+  out["type"] = v0;
+  if (v1 !== ABSENT && v1 !== null) out["uri"] = v1;
+  if (v2 !== ABSENT && v2 !== null) out["range"] = v2;
+  if (v3 !== ABSENT && v3 !== null) out["digest"] = v3;
+  if (v4 !== ABSENT && v4 !== null) out["method"] = v4;
+  if (v5 !== ABSENT && v5 !== null) out["by"] = v5;
   return out;
 }
 
@@ -1427,8 +1615,8 @@ function encodeObject60(value: unknown): string {
 }
 
 /** Reads a `Provenance`. */
-function decodeProvenance(value: unknown): unknown {
-  return decodeObject59(value);
+function readProvenance(): unknown {
+  return readObject59();
 }
 
 /** Writes a `Provenance`. */
@@ -1436,34 +1624,57 @@ function encodeProvenance(value: unknown): string {
   return encodeObject60(value);
 }
 
-function decodeObject61(value: unknown): unknown {
-  const members = record(value);
+function readObject61(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT, v2: unknown = ABSENT, v3: unknown = ABSENT, v4: unknown = ABSENT, v5: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES15, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = str();
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = str();
+          break;
+        case 2:
+          if (v2 !== ABSENT) throw MISS;
+          v2 = str();
+          break;
+        case 3:
+          if (v3 !== ABSENT) throw MISS;
+          v3 = str();
+          break;
+        case 4:
+          if (v4 !== ABSENT) throw MISS;
+          v4 = str();
+          break;
+        case 5:
+          if (v5 !== ABSENT) throw MISS;
+          v5 = str();
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
+  }
   const out: Record<string, unknown> = {};
-  let item: unknown;
-  item = members["signed_commitment"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["signed_commitment"] = str(item);
-  item = members["key_id"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["key_id"] = str(item);
-  item = members["algorithm"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["algorithm"] = str(item);
-  item = members["attester_id"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["attester_id"] = str(item);
-  item = members["signature"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["signature"] = str(item);
-  item = members["issued_at"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["issued_at"] = str(item);
+  if (v0 === ABSENT) throw MISS;
+  out["signed_commitment"] = v0;
+  if (v1 === ABSENT) throw MISS;
+  out["key_id"] = v1;
+  if (v2 === ABSENT) throw MISS;
+  out["algorithm"] = v2;
+  if (v3 === ABSENT) throw MISS;
+  out["attester_id"] = v3;
+  if (v4 === ABSENT) throw MISS;
+  out["signature"] = v4;
+  if (v5 === ABSENT) throw MISS;
+  out["issued_at"] = v5;
   return out;
 }
 
@@ -1493,8 +1704,8 @@ function encodeObject62(value: unknown): string {
 }
 
 /** Reads a `ProvenanceAttestation`. */
-function decodeProvenanceAttestation(value: unknown): unknown {
-  return decodeObject61(value);
+function readProvenanceAttestation(): unknown {
+  return readObject61();
 }
 
 /** Writes a `ProvenanceAttestation`. */
@@ -1502,22 +1713,39 @@ function encodeProvenanceAttestation(value: unknown): string {
   return encodeObject62(value);
 }
 
-function decodeObject63(value: unknown): unknown {
-  const members = record(value);
+function readObject63(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT, v2: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES16, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = str();
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = str();
+          break;
+        case 2:
+          if (v2 !== ABSENT) throw MISS;
+          v2 = readDataFlow();
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
+  }
   const out: Record<string, unknown> = {};
-  let item: unknown;
-  item = members["name"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["name"] = str(item);
-  item = members["version"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["version"] = str(item);
-  item = members["data_flow"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["data_flow"] = decodeDataFlow(item);
+  if (v0 === ABSENT) throw MISS;
+  out["name"] = v0;
+  if (v1 === ABSENT) throw MISS;
+  out["version"] = v1;
+  if (v2 === ABSENT) throw MISS;
+  out["data_flow"] = v2;
   return out;
 }
 
@@ -1538,8 +1766,8 @@ function encodeObject64(value: unknown): string {
 }
 
 /** Reads a `ProviderInfo`. */
-function decodeProviderInfo(value: unknown): unknown {
-  return decodeObject63(value);
+function readProviderInfo(): unknown {
+  return readObject63();
 }
 
 /** Writes a `ProviderInfo`. */
@@ -1547,25 +1775,37 @@ function encodeProviderInfo(value: unknown): string {
   return encodeObject64(value);
 }
 
-function decodeList66(value: unknown): unknown[] {
-  const items = list(value, 0, Infinity);
+function readList66(): unknown[] {
+  open(0x5b);
   const out: unknown[] = [];
-  for (let at = 0; at < items.length; at += 1) out.push(str(items[at]));
+  if (!closes(0x5d)) {
+    do out.push(str());
+    while (more(0x5d));
+  }
   return out;
 }
 
-function decodeObject65(value: unknown): unknown {
-  const members = record(value);
-  const out: Record<string, unknown> = {};
-  let item: unknown;
-  item = members["kinds"];
-  if (item === undefined) {
-    out["kinds"] = [];
-  } else {
-    tally.keys += 1;
-    const decoded = decodeList66(item);
-    if (decoded !== null) out["kinds"] = decoded;
+function readObject65(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES17, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = readList66();
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
   }
+  const out: Record<string, unknown> = {};
+  if (v0 === ABSENT) out["kinds"] = [];
+  else if (v0 !== ABSENT && v0 !== null) out["kinds"] = v0;
   return out;
 }
 
@@ -1590,8 +1830,8 @@ function encodeObject67(value: unknown): string {
 }
 
 /** Reads a `QueryCapability`. */
-function decodeQueryCapability(value: unknown): unknown {
-  return decodeObject65(value);
+function readQueryCapability(): unknown {
+  return readObject65();
 }
 
 /** Writes a `QueryCapability`. */
@@ -1599,26 +1839,38 @@ function encodeQueryCapability(value: unknown): string {
   return encodeObject67(value);
 }
 
-function decodeObject69(value: unknown): unknown {
-  const members = record(value);
-  const out: Record<string, unknown> = {};
-  let item: unknown;
-  item = members["rel"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["rel"] = str(item);
-  item = members["target_uri"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["target_uri"] = str(item);
-  item = members["display_name"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : str(item));
-    if (decoded !== null) out["display_name"] = decoded;
+function readObject69(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT, v2: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES18, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = str();
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = str();
+          break;
+        case 2:
+          if (v2 !== ABSENT) throw MISS;
+          v2 = (isNull() ? null : str());
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
   }
+  const out: Record<string, unknown> = {};
+  if (v0 === ABSENT) throw MISS;
+  out["rel"] = v0;
+  if (v1 === ABSENT) throw MISS;
+  out["target_uri"] = v1;
+  if (v2 !== ABSENT && v2 !== null) out["display_name"] = v2;
   return out;
 }
 
@@ -1638,8 +1890,8 @@ function encodeObject70(value: unknown): string {
 }
 
 /** Reads a `Relation`. */
-function decodeRelation(value: unknown): unknown {
-  return decodeObject69(value);
+function readRelation(): unknown {
+  return readObject69();
 }
 
 /** Writes a `Relation`. */
@@ -1648,8 +1900,8 @@ function encodeRelation(value: unknown): string {
 }
 
 /** Reads a `Representation`. */
-function decodeRepresentation(value: unknown): unknown {
-  return oneOf(value, SET5);
+function readRepresentation(): unknown {
+  return oneOf(VALUES5);
 }
 
 /** Writes a `Representation`. */
@@ -1657,22 +1909,39 @@ function encodeRepresentation(value: unknown): string {
   return writeOneOf(value, SET5);
 }
 
-function decodeObject71(value: unknown): unknown {
-  const members = record(value);
+function readObject71(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT, v2: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES19, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = str();
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = str();
+          break;
+        case 2:
+          if (v2 !== ABSENT) throw MISS;
+          v2 = str();
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
+  }
   const out: Record<string, unknown> = {};
-  let item: unknown;
-  item = members["method"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["method"] = str(item);
-  item = members["implementation"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["implementation"] = str(item);
-  item = members["version"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["version"] = str(item);
+  if (v0 === ABSENT) throw MISS;
+  out["method"] = v0;
+  if (v1 === ABSENT) throw MISS;
+  out["implementation"] = v1;
+  if (v2 === ABSENT) throw MISS;
+  out["version"] = v2;
   return out;
 }
 
@@ -1693,8 +1962,8 @@ function encodeObject72(value: unknown): string {
 }
 
 /** Reads a `Transform`. */
-function decodeTransform(value: unknown): unknown {
-  return decodeObject71(value);
+function readTransform(): unknown {
+  return readObject71();
 }
 
 /** Writes a `Transform`. */
@@ -1702,25 +1971,37 @@ function encodeTransform(value: unknown): string {
   return encodeObject72(value);
 }
 
-function decodeList74(value: unknown): unknown[] {
-  const items = list(value, 0, Infinity);
+function readList74(): unknown[] {
+  open(0x5b);
   const out: unknown[] = [];
-  for (let at = 0; at < items.length; at += 1) out.push(decodeFrameId(items[at]));
+  if (!closes(0x5d)) {
+    do out.push(readFrameId());
+    while (more(0x5d));
+  }
   return out;
 }
 
-function decodeObject73(value: unknown): unknown {
-  const members = record(value);
-  const out: Record<string, unknown> = {};
-  let item: unknown;
-  item = members["frames"];
-  if (item === undefined) {
-    out["frames"] = [];
-  } else {
-    tally.keys += 1;
-    const decoded = decodeList74(item);
-    if (decoded !== null) out["frames"] = decoded;
+function readObject73(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES20, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = readList74();
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
   }
+  const out: Record<string, unknown> = {};
+  if (v0 === ABSENT) out["frames"] = [];
+  else if (v0 !== ABSENT && v0 !== null) out["frames"] = v0;
   return out;
 }
 
@@ -1745,8 +2026,8 @@ function encodeObject75(value: unknown): string {
 }
 
 /** Reads a `VerifyRequest`. */
-function decodeVerifyRequest(value: unknown): unknown {
-  return decodeObject73(value);
+function readVerifyRequest(): unknown {
+  return readObject73();
 }
 
 /** Writes a `VerifyRequest`. */
@@ -1754,25 +2035,37 @@ function encodeVerifyRequest(value: unknown): string {
   return encodeObject75(value);
 }
 
-function decodeList78(value: unknown): unknown[] {
-  const items = list(value, 0, Infinity);
+function readList78(): unknown[] {
+  open(0x5b);
   const out: unknown[] = [];
-  for (let at = 0; at < items.length; at += 1) out.push(decodeFrameVerdict(items[at]));
+  if (!closes(0x5d)) {
+    do out.push(readFrameVerdict());
+    while (more(0x5d));
+  }
   return out;
 }
 
-function decodeObject77(value: unknown): unknown {
-  const members = record(value);
-  const out: Record<string, unknown> = {};
-  let item: unknown;
-  item = members["verdicts"];
-  if (item === undefined) {
-    out["verdicts"] = [];
-  } else {
-    tally.keys += 1;
-    const decoded = decodeList78(item);
-    if (decoded !== null) out["verdicts"] = decoded;
+function readObject77(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES21, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = readList78();
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
   }
+  const out: Record<string, unknown> = {};
+  if (v0 === ABSENT) out["verdicts"] = [];
+  else if (v0 !== ABSENT && v0 !== null) out["verdicts"] = v0;
   return out;
 }
 
@@ -1797,8 +2090,8 @@ function encodeObject79(value: unknown): string {
 }
 
 /** Reads a `VerifyResponse`. */
-function decodeVerifyResponse(value: unknown): unknown {
-  return decodeObject77(value);
+function readVerifyResponse(): unknown {
+  return readObject77();
 }
 
 /** Writes a `VerifyResponse`. */
@@ -1806,167 +2099,298 @@ function encodeVerifyResponse(value: unknown): string {
   return encodeObject79(value);
 }
 
-function decodeBranch82(members: Record<string, unknown>): unknown {
+function readBranch82(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES22, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = exactly("handshake");
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = str();
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
+  }
   const out: Record<string, unknown> = {};
-  let item: unknown;
   out["type"] = "handshake";
-  item = members["protocol_version"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["protocol_version"] = str(item);
+  if (v1 === ABSENT) throw MISS;
+  out["protocol_version"] = v1;
   return out;
 }
 
-function decodeList84(value: unknown): unknown[] {
-  const items = list(value, 0, Infinity);
+function readList84(): unknown[] {
+  open(0x5b);
   const out: unknown[] = [];
-  for (let at = 0; at < items.length; at += 1) out.push(decodeAttesterKey(items[at]));
+  if (!closes(0x5d)) {
+    do out.push(readAttesterKey());
+    while (more(0x5d));
+  }
   return out;
 }
 
-function decodeBranch83(members: Record<string, unknown>): unknown {
+function readBranch83(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT, v2: unknown = ABSENT, v3: unknown = ABSENT, v4: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES23, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = exactly("handshake_ack");
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = str();
+          break;
+        case 2:
+          if (v2 !== ABSENT) throw MISS;
+          v2 = readProviderInfo();
+          break;
+        case 3:
+          if (v3 !== ABSENT) throw MISS;
+          v3 = readCapabilities();
+          break;
+        case 4:
+          if (v4 !== ABSENT) throw MISS;
+          v4 = readList84();
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
+  }
   const out: Record<string, unknown> = {};
-  let item: unknown;
   out["type"] = "handshake_ack";
-  item = members["protocol_version"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["protocol_version"] = str(item);
-  item = members["provider"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["provider"] = decodeProviderInfo(item);
-  item = members["capabilities"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["capabilities"] = decodeCapabilities(item);
-  item = members["attester_keys"];
-  if (item === undefined) {
-    out["attester_keys"] = [];
-  } else {
-    tally.keys += 1;
-    const decoded = decodeList84(item);
-    if (decoded !== null) out["attester_keys"] = decoded;
-  }
+  if (v1 === ABSENT) throw MISS;
+  out["protocol_version"] = v1;
+  if (v2 === ABSENT) throw MISS;
+  out["provider"] = v2;
+  if (v3 === ABSENT) throw MISS;
+  out["capabilities"] = v3;
+  if (v4 === ABSENT) out["attester_keys"] = [];
+  else if (v4 !== ABSENT && v4 !== null) out["attester_keys"] = v4;
   return out;
 }
 
-function decodeBranch85(members: Record<string, unknown>): unknown {
+function readBranch85(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT, v2: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES24, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = exactly("query");
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = (isNull() ? null : str());
+          break;
+        case 2:
+          if (v2 !== ABSENT) throw MISS;
+          v2 = readContextQuery();
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
+  }
   const out: Record<string, unknown> = {};
-  let item: unknown;
   out["type"] = "query";
-  item = members["id"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : str(item));
-    if (decoded !== null) out["id"] = decoded;
-  }
-  item = members["query"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["query"] = decodeContextQuery(item);
+  if (v1 !== ABSENT && v1 !== null) out["id"] = v1;
+  if (v2 === ABSENT) throw MISS;
+  out["query"] = v2;
   return out;
 }
 
-function decodeBranch86(members: Record<string, unknown>): unknown {
+function readBranch86(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT, v2: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES25, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = exactly("frames");
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = (isNull() ? null : str());
+          break;
+        case 2:
+          if (v2 !== ABSENT) throw MISS;
+          v2 = readContextQueryResult();
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
+  }
   const out: Record<string, unknown> = {};
-  let item: unknown;
   out["type"] = "frames";
-  item = members["id"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : str(item));
-    if (decoded !== null) out["id"] = decoded;
+  if (v1 !== ABSENT && v1 !== null) out["id"] = v1;
+  if (v2 === ABSENT) throw MISS;
+  out["result"] = v2;
+  return out;
+}
+
+function readBranch87(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES26, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = exactly("verify");
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = readVerifyRequest();
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
   }
-  item = members["result"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["result"] = decodeContextQueryResult(item);
-  return out;
-}
-
-function decodeBranch87(members: Record<string, unknown>): unknown {
   const out: Record<string, unknown> = {};
-  let item: unknown;
   out["type"] = "verify";
-  item = members["request"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["request"] = decodeVerifyRequest(item);
+  if (v1 === ABSENT) throw MISS;
+  out["request"] = v1;
   return out;
 }
 
-function decodeBranch88(members: Record<string, unknown>): unknown {
+function readBranch88(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES27, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = exactly("verified");
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = readVerifyResponse();
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
+  }
   const out: Record<string, unknown> = {};
-  let item: unknown;
   out["type"] = "verified";
-  item = members["response"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["response"] = decodeVerifyResponse(item);
+  if (v1 === ABSENT) throw MISS;
+  out["response"] = v1;
   return out;
 }
 
-function decodeBranch89(members: Record<string, unknown>): unknown {
+function readBranch89(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES28, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = exactly("shutdown");
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
+  }
   const out: Record<string, unknown> = {};
-  let item: unknown;
   out["type"] = "shutdown";
   return out;
 }
 
-function decodeBranch90(members: Record<string, unknown>): unknown {
+function readBranch90(): unknown {
+  open(0x7b);
+  let v0: unknown = ABSENT, v1: unknown = ABSENT, v2: unknown = ABSENT, v3: unknown = ABSENT;
+  if (!closes(0x7d)) {
+    let expected = 0;
+    do {
+      const found = member(NAMES29, expected);
+      switch (found) {
+        case 0:
+          if (v0 !== ABSENT) throw MISS;
+          v0 = exactly("error");
+          break;
+        case 1:
+          if (v1 !== ABSENT) throw MISS;
+          v1 = (isNull() ? null : str());
+          break;
+        case 2:
+          if (v2 !== ABSENT) throw MISS;
+          v2 = (isNull() ? null : readErrorCode());
+          break;
+        case 3:
+          if (v3 !== ABSENT) throw MISS;
+          v3 = str();
+          break;
+        default:
+          throw MISS;
+      }
+      expected = found + 1;
+    } while (more(0x7d));
+  }
   const out: Record<string, unknown> = {};
-  let item: unknown;
   out["type"] = "error";
-  item = members["id"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : str(item));
-    if (decoded !== null) out["id"] = decoded;
-  }
-  item = members["code"];
-  if (item === undefined) {
-    
-  } else {
-    tally.keys += 1;
-    const decoded = (item === null ? null : decodeErrorCode(item));
-    if (decoded !== null) out["code"] = decoded;
-  }
-  item = members["message"];
-  if (item === undefined) throw MISS;
-  tally.keys += 1;
-  out["message"] = str(item);
+  if (v1 !== ABSENT && v1 !== null) out["id"] = v1;
+  if (v2 !== ABSENT && v2 !== null) out["code"] = v2;
+  if (v3 === ABSENT) throw MISS;
+  out["message"] = v3;
   return out;
 }
 
-function decodeUnion81(value: unknown): unknown {
-  const members = record(value);
-  const tag = members["type"];
-  if (tag === undefined) throw MISS;
-  tally.keys += 1;
-  switch (tag) {
+function readUnion81(): unknown {
+  switch (peekTag("type")) {
     case "handshake":
-      return decodeBranch82(members);
+      return readBranch82();
     case "handshake_ack":
-      return decodeBranch83(members);
+      return readBranch83();
     case "query":
-      return decodeBranch85(members);
+      return readBranch85();
     case "frames":
-      return decodeBranch86(members);
+      return readBranch86();
     case "verify":
-      return decodeBranch87(members);
+      return readBranch87();
     case "verified":
-      return decodeBranch88(members);
+      return readBranch88();
     case "shutdown":
-      return decodeBranch89(members);
+      return readBranch89();
     case "error":
-      return decodeBranch90(members);
+      return readBranch90();
   }
   throw MISS;
 }
@@ -2098,8 +2522,8 @@ function encodeUnion91(value: unknown): string {
 }
 
 /** Reads a `Envelope`. */
-function decodeEnvelope(value: unknown): unknown {
-  return decodeUnion81(value);
+function readEnvelope(): unknown {
+  return readUnion81();
 }
 
 /** Writes a `Envelope`. */
@@ -2110,10 +2534,9 @@ function encodeEnvelope(value: unknown): string {
 /** The envelope of the line `text` (its trailing whitespace gone), or
  * `MISS` where the exact path must decide. */
 export function decodeFast(text: string): unknown {
-  tally.keys = 0;
-  tally.colons = 0;
-  const envelope = decodeEnvelope(parse(text));
-  if (!allRead(text)) throw MISS;
+  begin(text);
+  const envelope = readEnvelope();
+  finish();
   return envelope;
 }
 
@@ -2124,5 +2547,6 @@ export function encodeFast(envelope: unknown): string {
 }
 
 // Helpers a schema need not use.
-void [bigInt, bool, exactly, f32, int, list, miss, nul, num, oneOf, str, strLength,
+void [ABSENT, bigInt, bool, closes, exactly, f32, int, isNull, miss, more, nul, num, oneOf, open,
+  peekTag, str, strLength,
   writeBigInt, writeBool, writeF32, writeInt, writeList, writeNum, writeOneOf, writeStr, encodeAny, sameValue];

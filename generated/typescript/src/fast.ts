@@ -1,24 +1,27 @@
 // Part of the runtime of the generated package, copied as it is by `cargo xtask
 // codegen` from crates/cgp-codegen/templates/typescript/runtime/: edit it there.
 //
-// The helpers of the fast path (codec.ts). The fast path lets `JSON.parse`
-// build the values and checks them with functions generated per type; it
-// accepts a line only when it can prove the exact path (exact.ts) would accept
-// it and decode the same value, and otherwise throws `MISS`, after which the
-// exact path decides. What `JSON.parse` hides is found as follows:
+// The helpers of the fast path (codec.ts). The fast path reads the line's text
+// itself, with functions generated per type that know which members, and of
+// what type, each object may hold; it accepts a line only when it can prove
+// the exact path (exact.ts) would accept it and decode the same value, and
+// otherwise throws `MISS`, after which the exact path decides. It reads:
 //
-// - number spellings (`1.0`, `1e2`, `-0`), integers of 16 digits or more and
-//   numbers a double cannot hold: `SUSPECT` finds every number that could be
-//   one, and such a line takes the exact path;
-// - lone surrogates spelled as escapes, and the escaped colon: `SUSPECT` too;
-// - duplicate members (`JSON.parse` keeps the last) and members the types do
-//   not name: every member written in the text has one colon outside strings,
-//   so the colons of the text, less those inside the strings the fast path
-//   read, must equal the members it read (`tally`); one member it did not read,
-//   or read once for two, leaves a colon over;
-// - nesting depth: the generated functions read only the types' own nesting,
-//   which codegen checks is within the reference's limit; anything deeper is
-//   in a member the types do not name.
+// - members in any order, each at most once (a duplicate or a member the
+//   types do not name is a miss), whitespace where JSON allows it;
+// - strings by finding their closing quote, and taking the text between as it
+//   is where no backslash lies before it; a string with escapes is read by
+//   `JSON.parse` of that string alone, and one holding an escaped lone
+//   surrogate is a miss; control characters are sought only in a line that
+//   holds one;
+// - numbers as spelled: an integer member takes an integer spelling of at most
+//   15 digits (which a double holds exactly) and nothing else; a float member
+//   takes any JSON number, read by `Number` as the exact path reads it;
+// - nesting only as deep as the types nest, which codegen checks is within
+//   the reference's limit.
+//
+// - lone surrogates: a line holding a surrogate is checked for a lone one,
+//   which is a miss.
 
 import { formatFloat } from "./numbers.js";
 
@@ -33,152 +36,417 @@ export function miss(): never {
   throw MISS;
 }
 
-/** Members read, and colons inside the strings read, in the current line. */
-export const tally = { keys: 0, colons: 0 };
+/** The line being read. */
+let text = "";
+/** Where the reading is. */
+let at = 0;
+/** The first backslash at or after `at`, or the line's length: a string
+ * that closes before it holds no escape. */
+let escapeAt = 0;
+/** Whether the line holds a control character, which a string may not. */
+let controls = false;
 
-/**
- * `SUSPECT`, what `suspect` looks for: a lone-surrogate escape
- * (`\ud800`…`\udfff`), an escaped colon, or, right after a `:`, `,` or
- * `[`, whitespace before a number, or a number spelled
- * `-0`, with 16 or more digits before its point, with a fraction of zeros
- * only, or with an exponent, ended as a number ends (so that the hexadecimal
- * digits of a digest after `sha256:` do not look like one), or a fraction of
- * 16 digits or more that may round to an integer: a double holds 15 digits
- * exactly, so a shorter decimal is integral only when its fraction is zeros,
- * and a longer one (of less than 16 digits before its point) rounds to an
- * integer only from within 1/16 of it, where its fraction starts with 0 or 9
- * (after `0.`, with 9 or with 16 zeros). A match inside a string only costs
- * speed.
- */
-const SUSPECT_NUMBER =
-  /[:,[](?=[-\d. \t\n\r])(?:[ \t\n\r]+[-\d]|-0(?=[,}\] \t\n\r])|-?(?:\d{16}[\d.]*(?:[eE][+-]?\d+)?(?=[,}\] \t\n\r])|(?=[\d.]{17})(?:0\.(?:9|0{16})|[1-9]\d*\.[09])|(?:\d+\.0+|[\d.]+[eE][+-]?\d+)(?=[,}\] \t\n\r])))/;
+/** A control character, which JSON allows only escaped in a string. */
+const CONTROL = /[\u0000-\u001f]/;
 
-/** The escapes of `SUSPECT` (see above), tested only where `\u` occurs. */
-const SUSPECT_ESCAPE = /\\u[dD][89a-fA-F]|\\u003[aA]/;
+/** A surrogate code unit. */
+const SURROGATE = /[\uD800-\uDFFF]/;
 
-/** Whether `text` holds a match of `SUSPECT`. The same matches as one
- * expression, found faster: the escapes are sought only in a text holding
- * `\u`, and the lookahead after `:`, `,` or `[` turns away at once a string,
- * an object or an array (every number alternative starts with one of its
- * characters), where the alternatives were tried one by one. */
-function suspect(text: string): boolean {
-  return SUSPECT_NUMBER.test(text) || (text.indexOf("\\u") >= 0 && SUSPECT_ESCAPE.test(text));
+/** A text whose surrogates all come in pairs (`isWellFormed`, faster here).
+ * One character or one pair at a time: a run (`[^…]+`) inside the repetition
+ * would make a failing match backtrack exponentially. */
+const WELL_FORMED = /^(?:[^\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
+
+/** A text without control characters whose surrogates all come in pairs:
+ * both checks in one scan, for the lines that pass both (see `WELL_FORMED`). */
+const CLEAN = /^(?:[^\u0000-\u001f\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
+
+/** The value a member holds before it is read. */
+export const ABSENT: unique symbol = Symbol("absent");
+
+/** Starts reading `line`; a miss where it holds a lone surrogate. */
+export function begin(line: string): void {
+  controls = false;
+  if (!CLEAN.test(line)) {
+    if (SURROGATE.test(line) && !WELL_FORMED.test(line)) throw MISS;
+    controls = CONTROL.test(line);
+  }
+  text = line;
+  at = 0;
+  escapeAt = line.indexOf("\\");
+  if (escapeAt < 0) escapeAt = line.length;
 }
 
-/** The value of `text`, or {@link MISS} where the fast path cannot read it. */
-export function parse(text: string): unknown {
-  if (suspect(text)) throw MISS;
-  try {
-    return JSON.parse(text);
-  } catch {
+/** Ends the line: nothing but whitespace may follow the envelope. */
+export function finish(): void {
+  skipSpace();
+  if (at !== text.length) throw MISS;
+  text = "";
+}
+
+function skipSpace(): void {
+  let code = text.charCodeAt(at);
+  while (code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d) {
+    at += 1;
+    code = text.charCodeAt(at);
+  }
+}
+
+/** The code of the next character that is not whitespace (`NaN` at the end). */
+function next(): number {
+  const code = text.charCodeAt(at);
+  if (code > 0x20) return code;
+  skipSpace();
+  return text.charCodeAt(at);
+}
+
+/** Reads the character `code` (`{` or `[`) that opens an object or an array. */
+export function open(code: number): void {
+  if (next() !== code) throw MISS;
+  at += 1;
+}
+
+/** Reads the `close` character (`}` or `]`) when it comes next. */
+export function closes(close: number): boolean {
+  if (next() !== close) return false;
+  at += 1;
+  return true;
+}
+
+/** Reads the `,` before another member or item (true), or the `close` that
+ * ends the object or array (false). */
+export function more(close: number): boolean {
+  const code = next();
+  at += 1;
+  if (code === 0x2c) return true;
+  if (code === close) return false;
+  throw MISS;
+}
+
+/** Reads a member's name and the colon after it. A name with an escape is a
+ * miss: the types' names need none. */
+export function key(): string {
+  if (next() !== 0x22) throw MISS;
+  const close = text.indexOf('"', at + 1);
+  if (close < 0 || close > escapeAt) throw MISS;
+  const name = text.slice(at + 1, close);
+  at = close + 1;
+  if (next() !== 0x3a) throw MISS;
+  at += 1;
+  return name;
+}
+
+/** Reads a member's name, which must be one of `names`, and the colon
+ * after it; gives the name's index. `from` is the name tried first, the one
+ * after the last member read: canonical text writes members in their
+ * declared order. (Strings compared whole: `startsWith` measured slower.) A
+ * name with an escape is a miss: the types' names need none. */
+export function member(names: readonly string[], from: number): number {
+  if (text.charCodeAt(at) !== 0x22 && next() !== 0x22) throw MISS;
+  const close = text.indexOf('"', at + 1);
+  if (close < 0 || close > escapeAt) throw MISS;
+  const name = text.slice(at + 1, close);
+  const found = from < names.length && names[from] === name ? from : names.indexOf(name);
+  if (found < 0) throw MISS;
+  at = close + 1;
+  if (text.charCodeAt(at) !== 0x3a && next() !== 0x3a) throw MISS;
+  at += 1;
+  return found;
+}
+
+/** Reads `null` when it comes next. */
+export function isNull(): boolean {
+  if (text.charCodeAt(at) !== 0x6e && next() !== 0x6e) return false;
+  if (text.charCodeAt(at + 1) !== 0x75 || text.charCodeAt(at + 2) !== 0x6c || text.charCodeAt(at + 3) !== 0x6c) {
     throw MISS;
   }
+  at += 4;
+  return true;
 }
 
-/** How many colons `text` holds. */
-export function colons(text: string): number {
-  let count = 0;
-  let at = text.indexOf(":");
-  while (at >= 0) {
-    count += 1;
-    at = text.indexOf(":", at + 1);
+/** A string. */
+export function str(): string {
+  if (text.charCodeAt(at) !== 0x22 && next() !== 0x22) throw MISS;
+  const start = at + 1;
+  const close = text.indexOf('"', start);
+  if (close < 0) throw MISS;
+  if (close > escapeAt) return escaped(start);
+  at = close + 1;
+  const value = text.slice(start, close);
+  if (controls && CONTROL.test(value)) throw MISS;
+  return value;
+}
+
+/** What an escape's letter stands for (`u` aside). */
+const ESCAPED: Record<number, string> = {
+  0x22: '"',
+  0x5c: "\\",
+  0x2f: "/",
+  0x62: "\b",
+  0x66: "\f",
+  0x6e: "\n",
+  0x72: "\r",
+  0x74: "\t",
+};
+
+/** The four hexadecimal digits at `from` as a number, or -1. */
+function hex4(from: number): number {
+  let value = 0;
+  for (let i = from; i < from + 4; i += 1) {
+    const code = text.charCodeAt(i);
+    let digit: number;
+    if (code >= 0x30 && code <= 0x39) digit = code - 0x30;
+    else if (code >= 0x61 && code <= 0x66) digit = code - 0x57;
+    else if (code >= 0x41 && code <= 0x46) digit = code - 0x37;
+    else return -1;
+    value = value * 16 + digit;
   }
-  return count;
+  return value;
 }
 
-/** Whether every member of `text` was read once: see the module comment. */
-export function allRead(text: string): boolean {
-  return colons(text) - tally.colons === tally.keys;
-}
-
-/** A string, its colons counted. */
-export function str(value: unknown): string {
-  if (typeof value !== "string") throw MISS;
-  if (value.indexOf(":") >= 0) tally.colons += colons(value);
+/** A string holding an escape (the first at `escapeAt`), from `start`
+ * (after its opening quote): its plain runs as they are, each escape as
+ * what it stands for; an escaped lone surrogate is a miss. */
+function escaped(start: number): string {
+  let value = "";
+  let from = start;
+  let slash = escapeAt;
+  let quote = text.indexOf('"', from);
+  for (;;) {
+    if (quote < from) quote = text.indexOf('"', from);
+    if (quote < 0) throw MISS;
+    const end = quote < slash ? quote : slash;
+    if (controls && CONTROL.test(text.slice(from, end))) throw MISS;
+    value += text.slice(from, end);
+    if (end === quote) break;
+    const code = text.charCodeAt(slash + 1);
+    if (code === 0x75) {
+      const unit = hex4(slash + 2);
+      if (unit < 0) throw MISS;
+      from = slash + 6;
+      if (unit >= 0xd800 && unit <= 0xdfff) {
+        // Only a leading surrogate escaped right before a trailing one.
+        const low = text.charCodeAt(from) === 0x5c && text.charCodeAt(from + 1) === 0x75 ? hex4(from + 2) : -1;
+        if (unit > 0xdbff || low < 0xdc00 || low > 0xdfff) throw MISS;
+        value += String.fromCharCode(unit, low);
+        from += 6;
+      } else {
+        value += String.fromCharCode(unit);
+      }
+    } else {
+      const stands = ESCAPED[code];
+      if (stands === undefined) throw MISS;
+      value += stands;
+      from = slash + 2;
+    }
+    slash = text.indexOf("\\", from);
+    if (slash < 0) slash = text.length;
+  }
+  at = quote + 1;
+  escapeAt = slash;
   return value;
 }
 
 /** A string of `min..=max` characters (code points). */
-export function strLength(value: unknown, min: number, max: number): string {
-  const text = str(value);
+export function strLength(min: number, max: number): string {
+  const value = str();
   // Code points lie between half the UTF-16 units and all of them.
-  if (text.length <= max && text.length >= 2 * min) return text;
-  const length = [...text].length;
+  if (value.length <= max && value.length >= 2 * min) return value;
+  const length = [...value].length;
   if (length < min || length > max) throw MISS;
-  return text;
+  return value;
 }
 
 /** One of the strings of `values`. */
-export function oneOf(value: unknown, values: ReadonlySet<string>): string {
-  if (typeof value !== "string" || !values.has(value)) throw MISS;
-  if (value.indexOf(":") >= 0) tally.colons += colons(value);
-  return value;
+export function oneOf(values: readonly string[]): string {
+  const value = str();
+  const found = values.indexOf(value);
+  if (found < 0) throw MISS;
+  return values[found]!;
 }
 
-/** Exactly `constant` (a string, a boolean, a number or `null`). */
-export function exactly<T>(value: unknown, constant: T): T {
-  if (value !== constant) throw MISS;
-  if (typeof constant === "string" && constant.indexOf(":") >= 0) tally.colons += colons(constant);
+/** Exactly the string `constant`. */
+export function exactly(constant: string): string {
+  if (str() !== constant) throw MISS;
   return constant;
 }
 
-export function bool(value: unknown): boolean {
-  if (typeof value !== "boolean") throw MISS;
-  return value;
+export function bool(): boolean {
+  const code = next();
+  if (code === 0x74 && text.charCodeAt(at + 1) === 0x72 && text.charCodeAt(at + 2) === 0x75 && text.charCodeAt(at + 3) === 0x65) {
+    at += 4;
+    return true;
+  }
+  if (
+    code === 0x66 &&
+    text.charCodeAt(at + 1) === 0x61 &&
+    text.charCodeAt(at + 2) === 0x6c &&
+    text.charCodeAt(at + 3) === 0x73 &&
+    text.charCodeAt(at + 4) === 0x65
+  ) {
+    at += 5;
+    return false;
+  }
+  throw MISS;
 }
 
-export function nul(value: unknown): null {
-  if (value !== null) throw MISS;
+export function nul(): null {
+  if (!isNull()) throw MISS;
   return null;
 }
 
-/** An integer in `min..=max`. `SUSPECT` has made sure it was spelled as one
- * and holds fewer than 16 digits, so the double is the integer written. */
-export function int(value: unknown, min: number, max: number): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) throw MISS;
+/** An integer in `min..=max`, spelled as one, of 15 digits at most: a double
+ * holds it exactly. `-0` and any other spelling are left to the exact path. */
+export function int(min: number, max: number): number {
+  let code = next();
+  let from = at;
+  const negative = code === 0x2d;
+  if (negative) {
+    from += 1;
+    code = text.charCodeAt(from);
+  }
+  let value = code - 0x30;
+  let end = from + 1;
+  if (value >= 1 && value <= 9) {
+    code = text.charCodeAt(end);
+    while (code >= 0x30 && code <= 0x39) {
+      value = value * 10 + (code - 0x30);
+      end += 1;
+      code = text.charCodeAt(end);
+    }
+    if (end - from > 15) throw MISS;
+  } else if (value !== 0 || negative) {
+    throw MISS;
+  } else {
+    code = text.charCodeAt(end);
+  }
+  if (code === 0x2e || code === 0x65 || code === 0x45 || (code >= 0x30 && code <= 0x39)) throw MISS;
+  at = end;
+  if (negative) value = -value;
+  if (value < min || value > max) throw MISS;
   return value;
 }
 
-/** An integer that may need 64 bits, as a `bigint`. */
-export function bigInt(value: unknown, min: number, max: number): bigint {
-  return BigInt(int(value, min, max));
+/** An integer that may need 64 bits, as a `bigint` (15 digits at most here). */
+export function bigInt(min: number, max: number): bigint {
+  return BigInt(int(min, max));
 }
 
-/** A double within the limits (an exclusive one given as such). */
-export function num(value: unknown, min: number, minExclusive: boolean, max: number, maxExclusive: boolean): number {
-  if (typeof value !== "number") throw MISS;
+/** Where the JSON number at `at` ends; a miss where it breaks JSON's grammar. */
+function numberEnd(): number {
+  let end = at;
+  let code = text.charCodeAt(end);
+  if (code === 0x2d) code = text.charCodeAt(++end);
+  if (code === 0x30) {
+    code = text.charCodeAt(++end);
+  } else if (code >= 0x31 && code <= 0x39) {
+    do code = text.charCodeAt(++end);
+    while (code >= 0x30 && code <= 0x39);
+  } else {
+    throw MISS;
+  }
+  if (code === 0x2e) {
+    code = text.charCodeAt(++end);
+    if (!(code >= 0x30 && code <= 0x39)) throw MISS;
+    do code = text.charCodeAt(++end);
+    while (code >= 0x30 && code <= 0x39);
+  }
+  if (code === 0x65 || code === 0x45) {
+    code = text.charCodeAt(++end);
+    if (code === 0x2b || code === 0x2d) code = text.charCodeAt(++end);
+    if (!(code >= 0x30 && code <= 0x39)) throw MISS;
+    do code = text.charCodeAt(++end);
+    while (code >= 0x30 && code <= 0x39);
+  }
+  return end;
+}
+
+/** A JSON number read as a double, as the exact path reads it. */
+function double(): number {
+  next();
+  const end = numberEnd();
+  const value = Number(text.slice(at, end));
+  if (!Number.isFinite(value)) throw MISS;
+  at = end;
+  return value;
+}
+
+function within(value: number, min: number, minExclusive: boolean, max: number, maxExclusive: boolean): number {
   if (minExclusive ? value <= min : value < min) throw MISS;
   if (maxExclusive ? value >= max : value > max) throw MISS;
   return value;
 }
 
+/** A double within the limits (an exclusive one given as such). */
+export function num(min: number, minExclusive: boolean, max: number, maxExclusive: boolean): number {
+  return within(double(), min, minExclusive, max, maxExclusive);
+}
+
 /** A number read as the reference reads an `f32`, within the limits. */
-export function f32(value: unknown, min: number, minExclusive: boolean, max: number, maxExclusive: boolean): number {
-  if (typeof value !== "number") throw MISS;
-  return num(Math.fround(value), min, minExclusive, max, maxExclusive);
+export function f32(min: number, minExclusive: boolean, max: number, maxExclusive: boolean): number {
+  return within(Math.fround(double()), min, minExclusive, max, maxExclusive);
 }
 
-/** `value` as an object whose members may be read, or {@link MISS} (the
- * exact path reads the array form). */
-export function record(value: unknown): Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw MISS;
-  return value as Record<string, unknown>;
+/** The value of the member `tag` of the object that comes next, a string,
+ * read without moving on; a miss where the object has no such member, or
+ * holds it other than as a plain string. Where the tag is not the first
+ * member, the members before it are skipped over. */
+export function peekTag(tag: string): string {
+  const from = at;
+  const escapeFrom = escapeAt;
+  open(0x7b);
+  let found: string | undefined;
+  if (!closes(0x7d)) {
+    do {
+      if (key() === tag) {
+        found = str();
+        break;
+      }
+      skipValue(1);
+    } while (more(0x7d));
+  }
+  at = from;
+  escapeAt = escapeFrom;
+  if (found === undefined) throw MISS;
+  return found;
 }
 
-/** `value` as an array of `min..=max` items. */
-export function list(value: unknown, min: number, max: number): unknown[] {
-  if (!Array.isArray(value) || value.length < min || value.length > max) throw MISS;
-  return value as unknown[];
+/** Skips one value of any kind, at most 127 levels deep. */
+function skipValue(depth: number): void {
+  const code = next();
+  if (code === 0x22) {
+    str();
+  } else if (code === 0x7b || code === 0x5b) {
+    if (depth > 127) throw MISS;
+    const close = code + 2;
+    at += 1;
+    if (closes(close)) return;
+    do {
+      if (close === 0x7d) key();
+      skipValue(depth + 1);
+    } while (more(close));
+  } else if (code === 0x74 || code === 0x66) {
+    bool();
+  } else if (code === 0x6e) {
+    nul();
+  } else {
+    at = numberEnd();
+  }
 }
 
 // ---------------------------------------------------------------- encoding
 
-/** A string as the reference encoder writes it: `JSON.stringify` escapes
- * exactly what serde_json escapes once the string is well formed. A lone
- * surrogate comes out as a `\u` escape, so only a text holding one is
- * checked further. */
+/** A character a string's JSON spelling escapes, or a surrogate. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\uD800-\uDFFF]/;
+
+/** A string as the reference encoder writes it. Without a character to
+ * escape it is written as it is, between quotes; otherwise `JSON.stringify`
+ * writes it, which escapes exactly what serde_json escapes once the string
+ * is well formed (a lone surrogate comes out as a `\u` escape, so only a text
+ * holding one is checked further). */
 export function writeStr(value: unknown): string {
   if (typeof value !== "string") throw MISS;
+  if (!NEEDS_ESCAPE.test(value)) return `"${value}"`;
   const text = JSON.stringify(value);
   if (text.indexOf("\\u") >= 0 && !value.isWellFormed()) throw MISS;
   return text;
@@ -241,6 +509,13 @@ export function writeF32(value: unknown): string {
     if (FEW_DIGITS.test(text)) return Number.isInteger(single) ? `${text}.0` : text;
   }
   return formatFloat(value, true);
+}
+
+/** `value` as an object whose members may be read, or {@link MISS} (the
+ * exact path writes what else it may be). */
+export function record(value: unknown): Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw MISS;
+  return value as Record<string, unknown>;
 }
 
 export function writeList(value: unknown): unknown[] {

@@ -2,13 +2,14 @@
 //! encode function per type, written from the same table of shapes the exact
 //! path (`runtime/exact.ts`) walks, so the two read every shape alike.
 //!
-//! A decode function checks a value `JSON.parse` built and builds the decoded
+//! A read function reads a value of its type straight from the line's text
+//! (the members it may hold, in any order, each once) and builds the decoded
 //! value as the exact path would; an encode function writes the canonical text.
-//! Where either cannot vouch for the result (an array written for an object, a
-//! value of the wrong type, a `bigint` beyond a `number`) it throws `MISS` and
-//! the exact path decides, so verdicts, errors and bytes are always the exact
-//! path's. `runtime/fast.ts` says how the fast path sees what `JSON.parse`
-//! hides.
+//! Where either cannot vouch for the result (a member the type does not name,
+//! a number spelled otherwise than the fast path reads it, a `bigint` beyond a
+//! `number`) it throws `MISS` and the exact path decides, so verdicts, errors
+//! and bytes are always the exact path's. `runtime/fast.ts` holds the reader
+//! the read functions share and says what it reads itself.
 
 use serde_json::{Map, Value};
 use std::fmt::Write as _;
@@ -28,6 +29,8 @@ pub(super) fn generate(shapes: &Map<String, Value>, header: &str) -> String {
         functions: String::new(),
         constants: String::new(),
         sets: Vec::new(),
+        name_lists: Vec::new(),
+        choice_lists: Vec::new(),
         next: 0,
     };
     let depth = depth_of(
@@ -39,9 +42,9 @@ pub(super) fn generate(shapes: &Map<String, Value>, header: &str) -> String {
     let fast = depth.is_some_and(|depth| depth <= MAX_DEPTH);
     let mut out = String::from(header);
     out.push_str(
-        "\nimport {\n  MISS, allRead, bigInt, bool, exactly, f32, int, list, miss, nul, num, oneOf, parse, record,\n  \
-         str, strLength, tally, writeBigInt, writeBool, writeF32, writeInt, writeList, writeNum, writeOneOf,\n  \
-         writeStr,\n} from \"./fast.js\";\nimport { encodeAny, sameValue } from \"./exact.js\";\n\n",
+        "\nimport {\n  ABSENT, MISS, begin, bigInt, bool, closes, exactly, f32, finish, int, isNull, member, miss,\n  \
+         more, nul, num, oneOf, open, peekTag, record, str, strLength, writeBigInt, writeBool, writeF32, writeInt,\n  \
+         writeList, writeNum, writeOneOf, writeStr,\n} from \"./fast.js\";\nimport { encodeAny, sameValue } from \"./exact.js\";\n\n",
     );
     if !fast {
         out.push_str(
@@ -49,18 +52,18 @@ pub(super) fn generate(shapes: &Map<String, Value>, header: &str) -> String {
              // themselves: every line takes the exact path.\n\n\
              export function decodeFast(_text: string): unknown {\n  throw MISS;\n}\n\n\
              export function encodeFast(_value: unknown): string {\n  throw MISS;\n}\n\n\
-             void [allRead, bigInt, bool, exactly, f32, int, list, miss, nul, num, oneOf, parse, record, str, strLength, tally,\n  \
-             writeBigInt, writeBool, writeF32, writeInt, writeList, writeNum, writeOneOf, writeStr, encodeAny, sameValue];\n",
+             void [ABSENT, begin, bigInt, bool, closes, exactly, f32, finish, int, isNull, member, miss, more, nul, num, oneOf,\n  \
+             open, peekTag, record, str, strLength, writeBigInt, writeBool, writeF32, writeInt, writeList, writeNum, writeOneOf, writeStr, encodeAny, sameValue];\n",
         );
         return out;
     }
     for (name, shape) in shapes {
         let ident = ident(name);
-        let decode = writer.decode(shape, "value");
+        let decode = writer.decode(shape);
         let encode = writer.encode(shape, "value");
         let _ = write!(
             writer.functions,
-            "\n/** Reads a `{name}`. */\nfunction decode{ident}(value: unknown): unknown {{\n  return {decode};\n}}\n\
+            "\n/** Reads a `{name}`. */\nfunction read{ident}(): unknown {{\n  return {decode};\n}}\n\
              \n/** Writes a `{name}`. */\nfunction encode{ident}(value: unknown): string {{\n  return {encode};\n}}\n"
         );
     }
@@ -70,45 +73,22 @@ pub(super) fn generate(shapes: &Map<String, Value>, header: &str) -> String {
         "\n/** The envelope of the line `text` (its trailing whitespace gone), or\n \
          * `MISS` where the exact path must decide. */\n\
          export function decodeFast(text: string): unknown {\n  \
-         tally.keys = 0;\n  tally.colons = 0;\n  \
-         const envelope = decodeEnvelope(parse(text));\n  \
-         if (!allRead(text)) throw MISS;\n  return envelope;\n}\n\
+         begin(text);\n  const envelope = readEnvelope();\n  finish();\n  return envelope;\n}\n\
          \n/** The canonical text of `envelope` (without the newline), or `MISS`\n \
          * where the exact path must decide. */\n\
          export function encodeFast(envelope: unknown): string {\n  return encodeEnvelope(envelope);\n}\n",
     );
     out.push_str(
-        "\n// Helpers a schema need not use.\nvoid [bigInt, bool, exactly, f32, int, list, miss, nul, num, oneOf, str, strLength,\n  \
+        "\n// Helpers a schema need not use.\nvoid [ABSENT, bigInt, bool, closes, exactly, f32, int, isNull, miss, more, nul, num, oneOf, open,\n  \
+         peekTag, str, strLength,\n  \
          writeBigInt, writeBool, writeF32, writeInt, writeList, writeNum, writeOneOf, writeStr, encodeAny, sameValue];\n",
     );
     out
 }
 
-/// The names every object inherits: a member by one of these names is read
-/// only when the object has it itself.
-const INHERITED: [&str; 12] = [
-    "constructor",
-    "hasOwnProperty",
-    "isPrototypeOf",
-    "propertyIsEnumerable",
-    "toLocaleString",
-    "toString",
-    "valueOf",
-    "__proto__",
-    "__defineGetter__",
-    "__defineSetter__",
-    "__lookupGetter__",
-    "__lookupSetter__",
-];
-
-/// An expression reading the member `key` (quoted) of `members` as the
-/// parsed text has it, `undefined` when absent.
-fn own(key: &str, name: &str) -> String {
-    if INHERITED.contains(&name) {
-        format!("Object.hasOwn(members, {key}) ? members[{key}] : undefined")
-    } else {
-        format!("members[{key}]")
-    }
+/// An expression reading exactly the string `constant`.
+fn exactly(constant: &str) -> String {
+    format!("exactly({})", Value::String(constant.to_owned()))
 }
 
 /// A TypeScript identifier from a type name.
@@ -216,6 +196,10 @@ struct Writer {
     constants: String,
     /// The sets of strings declared so far, by their members.
     sets: Vec<Vec<String>>,
+    /// The lists of member names declared so far.
+    name_lists: Vec<Vec<String>>,
+    /// The lists of enumerated strings declared so far.
+    choice_lists: Vec<Vec<String>>,
     next: usize,
 }
 
@@ -251,34 +235,30 @@ impl Writer {
         format!("SET{at}")
     }
 
-    /// A TypeScript expression decoding `input` (a name or a simple access)
-    /// as `shape`.
-    fn decode(&mut self, shape: &Value, input: &str) -> String {
+    /// A TypeScript expression reading a value of `shape` from the line.
+    fn decode(&mut self, shape: &Value) -> String {
         let kind = shape.get("kind").and_then(Value::as_str).unwrap_or("");
         match kind {
             "ref" => format!(
-                "decode{}({input})",
+                "read{}()",
                 ident(shape.get("name").and_then(Value::as_str).unwrap_or(""))
             ),
-            "null" => format!("nul({input})"),
-            "boolean" => format!("bool({input})"),
+            "null" => "nul()".into(),
+            "boolean" => "bool()".into(),
             "integer" => {
                 let (min, max) = (
                     int_bound(&shape["min"], true),
                     int_bound(&shape["max"], false),
                 );
                 let big = shape.get("big").and_then(Value::as_bool) == Some(true);
-                format!(
-                    "{}({input}, {min}, {max})",
-                    if big { "bigInt" } else { "int" }
-                )
+                format!("{}({min}, {max})", if big { "bigInt" } else { "int" })
             }
             "number" => {
                 let (min, min_exclusive) = number_limit(&shape["min"], true);
                 let (max, max_exclusive) = number_limit(&shape["max"], false);
                 let f32 = shape.get("f32").and_then(Value::as_bool) == Some(true);
                 format!(
-                    "{}({input}, {min}, {min_exclusive}, {max}, {max_exclusive})",
+                    "{}({min}, {min_exclusive}, {max}, {max_exclusive})",
                     if f32 { "f32" } else { "num" }
                 )
             }
@@ -286,19 +266,19 @@ impl Writer {
                 let (min, max) = (shape.get("minLength"), shape.get("maxLength"));
                 if min.is_some_and(|v| !v.is_null()) || max.is_some_and(|v| !v.is_null()) {
                     format!(
-                        "strLength({input}, {}, {})",
+                        "strLength({}, {})",
                         count(min, "0"),
                         count(max, "Infinity")
                     )
                 } else {
-                    format!("str({input})")
+                    "str()".into()
                 }
             }
-            "vocabulary" => format!("str({input})"),
+            "vocabulary" => "str()".into(),
             "const" => match shape.get("value") {
-                Some(value) if primitive(value) => {
-                    format!("exactly({input}, {})", literal(value))
-                }
+                Some(Value::String(text)) => exactly(text),
+                Some(Value::Null) => "nul()".into(),
+                Some(Value::Bool(value)) => format!("(bool() === {value} ? {value} : miss())"),
                 _ => "miss()".into(),
             },
             "enum" => {
@@ -307,41 +287,50 @@ impl Writer {
                     .and_then(Value::as_array)
                     .cloned()
                     .unwrap_or_default();
-                let set = self.set(&values);
-                format!("oneOf({input}, {set})")
+                let choices = self.choices(&values);
+                format!("oneOf({choices})")
             }
             "nullable" => {
-                let inner = self.decode(&shape["inner"], input);
-                format!("({input} === null ? null : {inner})")
+                let inner = self.decode(&shape["inner"]);
+                format!("(isNull() ? null : {inner})")
             }
             "array" => {
-                let name = self.fresh("decodeList");
-                let item = self.decode(&shape["items"], "items[at]");
+                let name = self.fresh("readList");
+                let item = self.decode(&shape["items"]);
                 let (min, max) = (
                     count(shape.get("minItems"), "0"),
                     count(shape.get("maxItems"), "Infinity"),
                 );
+                let mut checks = Vec::new();
+                if min != "0" {
+                    checks.push(format!("out.length < {min}"));
+                }
+                if max != "Infinity" {
+                    checks.push(format!("out.length > {max}"));
+                }
+                let check = if checks.is_empty() {
+                    String::new()
+                } else {
+                    format!("  if ({}) throw MISS;\n", checks.join(" || "))
+                };
                 let _ = write!(
                     self.functions,
-                    "\nfunction {name}(value: unknown): unknown[] {{\n  \
-                     const items = list(value, {min}, {max});\n  const out: unknown[] = [];\n  \
-                     for (let at = 0; at < items.length; at += 1) out.push({item});\n  return out;\n}}\n"
+                    "\nfunction {name}(): unknown[] {{\n  open(0x5b);\n  const out: unknown[] = [];\n  \
+                     if (!closes(0x5d)) {{\n    do out.push({item});\n    while (more(0x5d));\n  }}\n\
+                     {check}  return out;\n}}\n"
                 );
-                format!("{name}({input})")
+                format!("{name}()")
             }
             "object" => {
-                let name = self.fresh("decodeObject");
+                let name = self.fresh("readObject");
                 let body = self.decode_members(&shape["members"], None);
-                let _ = write!(
-                    self.functions,
-                    "\nfunction {name}(value: unknown): unknown {{\n  const members = record(value);\n{body}}}\n"
-                );
-                format!("{name}({input})")
+                let _ = write!(self.functions, "\nfunction {name}(): unknown {{\n{body}}}\n");
+                format!("{name}()")
             }
-            "union" => self.decode_union(shape, input),
+            "union" => self.decode_union(shape),
             "excluding" => {
-                let name = self.fresh("decodeExcluding");
-                let inner = self.decode(&shape["inner"], "value");
+                let name = self.fresh("readExcluding");
+                let inner = self.decode(&shape["inner"]);
                 let values = shape
                     .get("values")
                     .and_then(Value::as_array)
@@ -360,123 +349,173 @@ impl Writer {
                 };
                 let _ = write!(
                     self.functions,
-                    "\nfunction {name}(value: unknown): unknown {{\n  const decoded = {inner};\n  \
+                    "\nfunction {name}(): unknown {{\n  const decoded = {inner};\n  \
                      if ({check}) throw MISS;\n  return decoded;\n}}\n"
                 );
-                format!("{name}({input})")
+                format!("{name}()")
             }
             // `any`, and whatever else: the exact path reads it.
             _ => "miss()".into(),
         }
     }
 
-    /// The statements reading `members` out of `members` (a record) into
-    /// `out`, returning it; `tag` is a union branch's (member, value).
+    /// The statements of a function reading an object of `members` from the
+    /// line, in any order, each once, and building the decoded object with
+    /// its members in their declared order; `tag` is a union branch's
+    /// (member, value), which the object must hold.
     fn decode_members(&mut self, members: &Value, tag: Option<(&str, &str)>) -> String {
-        let mut body =
-            String::from("  const out: Record<string, unknown> = {};\n  let item: unknown;\n");
-        for member in members.as_array().into_iter().flatten() {
+        let members: Vec<&Value> = members.as_array().into_iter().flatten().collect();
+        let mut names = Vec::new();
+        let mut locals = Vec::new();
+        let mut cases = String::new();
+        let mut build = String::from("  const out: Record<string, unknown> = {};\n");
+        let mut tag_declared = false;
+        for (at, member) in members.iter().enumerate() {
             let name = member.get("name").and_then(Value::as_str).unwrap_or("");
             let key = Value::String(name.to_owned()).to_string();
+            names.push(key.clone());
+            let local = format!("v{at}");
+            locals.push(format!("{local}: unknown = ABSENT"));
             if let Some((tag_name, tag_value)) = tag {
                 if tag_name == name {
+                    let value = Value::String(tag_value.to_owned()).to_string();
+                    tag_declared = true;
                     let _ = writeln!(
-                        body,
-                        "  out[{key}] = {};",
-                        Value::String(tag_value.to_owned())
+                        cases,
+                        "        case {at}:\n          if ({local} !== ABSENT) throw MISS;\n          \
+                         {local} = {};\n          break;", exactly(tag_value)
                     );
+                    let _ = writeln!(build, "  out[{key}] = {value};");
                     continue;
                 }
             }
+            let decoded = self.decode(&member["shape"]);
+            let _ = writeln!(
+                cases,
+                "        case {at}:\n          if ({local} !== ABSENT) throw MISS;\n          \
+                 {local} = {decoded};\n          break;"
+            );
             let required = member.get("required").and_then(Value::as_bool) == Some(true);
-            let colons = name.matches(':').count();
-            let counted = if colons > 0 {
-                format!("tally.keys += 1; tally.colons += {colons};")
-            } else {
-                "tally.keys += 1;".to_owned()
-            };
-            let decoded = self.decode(&member["shape"], "item");
-            let _ = writeln!(body, "  item = {};", own(&key, name));
-            let absent = if required {
-                "throw MISS;".to_owned()
-            } else {
-                match member.get("default") {
-                    Some(default) if !default.is_null() => {
-                        format!("out[{key}] = {};", literal(default))
-                    }
-                    _ => String::new(),
-                }
-            };
             if required {
                 let _ = writeln!(
-                    body,
-                    "  if (item === undefined) {absent}\n  {counted}\n  out[{key}] = {decoded};"
+                    build,
+                    "  if ({local} === ABSENT) throw MISS;\n  out[{key}] = {local};"
                 );
             } else {
+                let absent = match member.get("default") {
+                    Some(default) if !default.is_null() => {
+                        format!("if ({local} === ABSENT) out[{key}] = {};\n  else ", literal(default))
+                    }
+                    _ => String::new(),
+                };
                 let _ = writeln!(
-                    body,
-                    "  if (item === undefined) {{\n    {absent}\n  }} else {{\n    {counted}\n    \
-                     const decoded = {decoded};\n    if (decoded !== null) out[{key}] = decoded;\n  }}"
+                    build,
+                    "  {absent}if ({local} !== ABSENT && {local} !== null) out[{key}] = {local};"
                 );
             }
         }
-        body.push_str("  return out;\n");
-        body
+        if let Some((tag_name, tag_value)) = tag.filter(|_| !tag_declared) {
+            // The tag is read, once, though the branch does not keep it.
+            let at = names.len();
+            let key = Value::String(tag_name.to_owned()).to_string();
+            names.push(key);
+            locals.push("tag: unknown = ABSENT".to_owned());
+            let _ = writeln!(
+                cases,
+                "        case {at}:\n          if (tag !== ABSENT) throw MISS;\n          \
+                 tag = {};\n          break;", exactly(tag_value)
+            );
+        }
+        let list = self.names(&names);
+        let declared = if locals.is_empty() {
+            String::new()
+        } else {
+            format!("  let {};\n", locals.join(", "))
+        };
+        format!(
+            "  open(0x7b);\n{declared}  if (!closes(0x7d)) {{\n    let expected = 0;\n    do {{\n      \
+             const found = member({list}, expected);\n      switch (found) {{\n{cases}        \
+             default:\n          throw MISS;\n      }}\n      expected = found + 1;\n    }} while (more(0x7d));\n  }}\n\
+             {build}  return out;\n"
+        )
     }
 
-    fn decode_union(&mut self, shape: &Value, input: &str) -> String {
-        let name = self.fresh("decodeUnion");
+    /// The constant list of the strings `values`, declared once.
+    fn choices(&mut self, values: &[Value]) -> String {
+        let strings: Vec<String> = values
+            .iter()
+            .filter_map(|value| value.as_str().map(str::to_owned))
+            .collect();
+        let at = match self.choice_lists.iter().position(|known| *known == strings) {
+            Some(at) => at,
+            None => {
+                let at = self.choice_lists.len();
+                let listed: Vec<String> = strings
+                    .iter()
+                    .map(|s| Value::String(s.clone()).to_string())
+                    .collect();
+                let _ = writeln!(
+                    self.constants,
+                    "const VALUES{at}: readonly string[] = [{}];",
+                    listed.join(", ")
+                );
+                self.choice_lists.push(strings);
+                at
+            }
+        };
+        format!("VALUES{at}")
+    }
+
+    /// The constant list of member names `names` (as JSON strings), declared
+    /// once.
+    fn names(&mut self, names: &[String]) -> String {
+        let at = match self.name_lists.iter().position(|known| known == names) {
+            Some(at) => at,
+            None => {
+                let at = self.name_lists.len();
+                let _ = writeln!(
+                    self.constants,
+                    "const NAMES{at}: readonly string[] = [{}];",
+                    names.join(", ")
+                );
+                self.name_lists.push(names.to_vec());
+                at
+            }
+        };
+        format!("NAMES{at}")
+    }
+
+    fn decode_union(&mut self, shape: &Value) -> String {
+        let name = self.fresh("readUnion");
         let tag = shape.get("tag").and_then(Value::as_str).unwrap_or("");
         let key = Value::String(tag.to_owned()).to_string();
-        let by_index = shape.get("index").and_then(Value::as_bool) == Some(true);
         let mut cases = String::new();
-        let mut indexed = String::new();
-        for (at, branch) in shape
+        for branch in shape
             .get("branches")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
-            .enumerate()
         {
             let value = branch.get("tag").and_then(Value::as_str).unwrap_or("");
-            let branch_name = self.fresh("decodeBranch");
+            let branch_name = self.fresh("readBranch");
             let body = self.decode_members(&branch["members"], Some((tag, value)));
             let _ = write!(
                 self.functions,
-                "\nfunction {branch_name}(members: Record<string, unknown>): unknown {{\n{body}}}\n"
+                "\nfunction {branch_name}(): unknown {{\n{body}}}\n"
             );
-            let colons = value.matches(':').count();
-            let counted = if colons > 0 {
-                format!("tally.colons += {colons}; ")
-            } else {
-                String::new()
-            };
             let _ = writeln!(
                 cases,
-                "    case {}:\n      {counted}return {branch_name}(members);",
+                "    case {}:\n      return {branch_name}();",
                 Value::String(value.to_owned())
             );
-            let _ = writeln!(
-                indexed,
-                "      case {at}:\n        return {branch_name}(members);"
-            );
         }
-        let by_index = if by_index {
-            format!(
-                "  if (typeof tag === \"number\") {{\n    switch (tag) {{\n{indexed}    }}\n  }}\n"
-            )
-        } else {
-            String::new()
-        };
+        // A tag given by its index is left to the exact path (`peekTag` reads
+        // strings only).
         let _ = write!(
             self.functions,
-            "\nfunction {name}(value: unknown): unknown {{\n  const members = record(value);\n  \
-             const tag = {read};\n  \
-             if (tag === undefined) throw MISS;\n  tally.keys += 1;\n  \
-             switch (tag) {{\n{cases}  }}\n{by_index}  throw MISS;\n}}\n",
-            read = own(&key, tag),
+            "\nfunction {name}(): unknown {{\n  switch (peekTag({key})) {{\n{cases}  }}\n  throw MISS;\n}}\n"
         );
-        format!("{name}({input})")
+        format!("{name}()")
     }
 
     /// A TypeScript expression writing `input` as `shape`.
