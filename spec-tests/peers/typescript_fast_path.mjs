@@ -25,7 +25,7 @@ const disagreements = [];
 for (const line of lines) {
   let quick;
   try {
-    quick = line.isWellFormed() ? decodeFast(trimEnd(line)) : undefined;
+    quick = decodeFast(trimEnd(line));
   } catch {
     quick = undefined;
   }

@@ -6,8 +6,7 @@
 //! (`shapes.ts`), a decode and an encode function per type (`codec.ts`, written
 //! by [`codec`]) and a runtime of ordinary TypeScript files copied as they are
 //! from `templates/typescript/runtime/`: `wire.ts` the entry points, `fast.ts`
-//! the helpers of the generated functions, which read what `JSON.parse` built,
-//! and `exact.ts`, `json.ts`, `numbers.ts` and `shape.ts` the exact path, which
+//! the reader and the writers the generated functions share, and `exact.ts`, `json.ts`, `numbers.ts` and `shape.ts` the exact path, which
 //! reads a line the way the reference decoder does with a JSON reader of its
 //! own and writes the canonical line, and decides every line the fast path
 //! cannot vouch for. The templates (only the files that depend on the model)
