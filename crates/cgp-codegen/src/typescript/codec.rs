@@ -265,11 +265,7 @@ impl Writer {
             "string" => {
                 let (min, max) = (shape.get("minLength"), shape.get("maxLength"));
                 if min.is_some_and(|v| !v.is_null()) || max.is_some_and(|v| !v.is_null()) {
-                    format!(
-                        "strLength({}, {})",
-                        count(min, "0"),
-                        count(max, "Infinity")
-                    )
+                    format!("strLength({}, {})", count(min, "0"), count(max, "Infinity"))
                 } else {
                     "str()".into()
                 }
@@ -324,7 +320,10 @@ impl Writer {
             "object" => {
                 let name = self.fresh("readObject");
                 let body = self.decode_members(&shape["members"], None);
-                let _ = write!(self.functions, "\nfunction {name}(): unknown {{\n{body}}}\n");
+                let _ = write!(
+                    self.functions,
+                    "\nfunction {name}(): unknown {{\n{body}}}\n"
+                );
                 format!("{name}()")
             }
             "union" => self.decode_union(shape),
@@ -383,7 +382,8 @@ impl Writer {
                     let _ = writeln!(
                         cases,
                         "        case {at}:\n          if ({local} !== ABSENT) throw MISS;\n          \
-                         {local} = {};\n          break;", exactly(tag_value)
+                         {local} = {};\n          break;",
+                        exactly(tag_value)
                     );
                     let _ = writeln!(build, "  out[{key}] = {value};");
                     continue;
@@ -404,7 +404,10 @@ impl Writer {
             } else {
                 let absent = match member.get("default") {
                     Some(default) if !default.is_null() => {
-                        format!("if ({local} === ABSENT) out[{key}] = {};\n  else ", literal(default))
+                        format!(
+                            "if ({local} === ABSENT) out[{key}] = {};\n  else ",
+                            literal(default)
+                        )
                     }
                     _ => String::new(),
                 };
@@ -423,7 +426,8 @@ impl Writer {
             let _ = writeln!(
                 cases,
                 "        case {at}:\n          if (tag !== ABSENT) throw MISS;\n          \
-                 tag = {};\n          break;", exactly(tag_value)
+                 tag = {};\n          break;",
+                exactly(tag_value)
             );
         }
         let list = self.names(&names);
