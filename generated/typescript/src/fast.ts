@@ -53,13 +53,16 @@ const CONTROL = /[\u0000-\u001f]/;
 const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** A text whose surrogates all come in pairs (`isWellFormed`, faster here).
- * One character or one pair at a time: a run (`[^…]+`) inside the repetition
- * would make a failing match backtrack exponentially. */
-const WELL_FORMED = /^(?:[^\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
+ * Written as runs between pairs (`a*(pb*)*`), never as a repeated choice of a
+ * run or a pair (`(a+|p)*`), which backtracks exponentially when it fails. A
+ * line with millions of pairs may overflow the expression's stack: the
+ * `RangeError` is a miss like any other. */
+const WELL_FORMED = /^[^\uD800-\uDFFF]*(?:[\uD800-\uDBFF][\uDC00-\uDFFF][^\uD800-\uDFFF]*)*$/;
 
 /** A text without control characters whose surrogates all come in pairs:
  * both checks in one scan, for the lines that pass both (see `WELL_FORMED`). */
-const CLEAN = /^(?:[^\u0000-\u001f\uD800-\uDFFF]|[\uD800-\uDBFF][\uDC00-\uDFFF])*$/;
+const CLEAN =
+  /^[^\u0000-\u001f\uD800-\uDFFF]*(?:[\uD800-\uDBFF][\uDC00-\uDFFF][^\u0000-\u001f\uD800-\uDFFF]*)*$/;
 
 /** The value a member holds before it is read. */
 export const ABSENT: unique symbol = Symbol("absent");
