@@ -14,7 +14,6 @@ import { encodeAny, sameValue } from "./exact.js";
 const NAMES0: readonly string[] = ["key_id", "algorithm", "public_key"];
 const NAMES1: readonly string[] = ["query", "correlation", "graph", "embeddings_fingerprint", "verify", "representations", "resolve"];
 const VALUES0: readonly string[] = ["exact", "normalized", "summarized", "omitted"];
-const SET0: ReadonlySet<string> = new Set(["exact", "normalized", "summarized", "omitted"]);
 const NAMES2: readonly string[] = ["provider_id", "uri", "expires_at"];
 const NAMES3: readonly string[] = ["id", "kind", "title", "content", "content_digest", "uri", "representation", "content_fidelity", "canonical_content_hash", "content_ref", "transform", "minimum_content_fidelity", "inline_content_requirement", "score", "token_cost", "canonical_token_cost", "tokenizer_ref", "valid_from", "valid_to", "recorded_at", "provenance", "citation_label", "embedding", "relations"];
 const NAMES4: readonly string[] = ["goal", "query_text", "embedding", "kinds", "anchors", "max_frames", "max_tokens", "as_of", "representation_preferences"];
@@ -28,20 +27,15 @@ const NAMES11: readonly string[] = ["frame", "status", "replacement_digest"];
 const NAMES12: readonly string[] = ["leaf_index", "leaf_count", "path"];
 const NAMES13: readonly string[] = ["sibling", "sibling_is_left"];
 const VALUES1: readonly string[] = ["required", "resolvable_reference_allowed"];
-const SET1: ReadonlySet<string> = new Set(["required", "resolvable_reference_allowed"]);
 const VALUES2: readonly string[] = ["local-only", "org-tenant", "third-party-index", "third-party-model"];
-const SET2: ReadonlySet<string> = new Set(["local-only", "org-tenant", "third-party-index", "third-party-model"]);
 const VALUES3: readonly string[] = ["bad_request", "unsupported_kind", "unsupported_representation", "incompatible_version", "budget_unsatisfiable", "unavailable", "shutting_down", "internal"];
-const SET3: ReadonlySet<string> = new Set(["bad_request", "unsupported_kind", "unsupported_representation", "incompatible_version", "budget_unsatisfiable", "unavailable", "shutting_down", "internal"]);
 const VALUES4: readonly string[] = ["snippet", "symbol", "fact", "doc", "memory", "episode", "graph"];
-const SET4: ReadonlySet<string> = new Set(["snippet", "symbol", "fact", "doc", "memory", "episode", "graph"]);
 const NAMES14: readonly string[] = ["type", "uri", "range", "digest", "method", "by"];
 const NAMES15: readonly string[] = ["signed_commitment", "key_id", "algorithm", "attester_id", "signature", "issued_at"];
 const NAMES16: readonly string[] = ["name", "version", "data_flow"];
 const NAMES17: readonly string[] = ["kinds"];
 const NAMES18: readonly string[] = ["rel", "target_uri", "display_name"];
 const VALUES5: readonly string[] = ["full", "compact", "reference"];
-const SET5: ReadonlySet<string> = new Set(["full", "compact", "reference"]);
 const NAMES19: readonly string[] = ["method", "implementation", "version"];
 const NAMES20: readonly string[] = ["frames"];
 const NAMES21: readonly string[] = ["verdicts"];
@@ -238,7 +232,7 @@ function readContentFidelity(): unknown {
 
 /** Writes a `ContentFidelity`. */
 function encodeContentFidelity(value: unknown): string {
-  return writeOneOf(value, SET0);
+  return writeOneOf(value, VALUES0);
 }
 
 function readObject7(): unknown {
@@ -1512,7 +1506,7 @@ function readInlineContentRequirement(): unknown {
 
 /** Writes a `InlineContentRequirement`. */
 function encodeInlineContentRequirement(value: unknown): string {
-  return writeOneOf(value, SET1);
+  return writeOneOf(value, VALUES1);
 }
 
 /** Reads a `KnownEgressScope`. */
@@ -1522,7 +1516,7 @@ function readKnownEgressScope(): unknown {
 
 /** Writes a `KnownEgressScope`. */
 function encodeKnownEgressScope(value: unknown): string {
-  return writeOneOf(value, SET2);
+  return writeOneOf(value, VALUES2);
 }
 
 /** Reads a `KnownErrorCode`. */
@@ -1532,7 +1526,7 @@ function readKnownErrorCode(): unknown {
 
 /** Writes a `KnownErrorCode`. */
 function encodeKnownErrorCode(value: unknown): string {
-  return writeOneOf(value, SET3);
+  return writeOneOf(value, VALUES3);
 }
 
 /** Reads a `KnownFrameKind`. */
@@ -1542,7 +1536,7 @@ function readKnownFrameKind(): unknown {
 
 /** Writes a `KnownFrameKind`. */
 function encodeKnownFrameKind(value: unknown): string {
-  return writeOneOf(value, SET4);
+  return writeOneOf(value, VALUES4);
 }
 
 function readObject59(): unknown {
@@ -1906,7 +1900,7 @@ function readRepresentation(): unknown {
 
 /** Writes a `Representation`. */
 function encodeRepresentation(value: unknown): string {
-  return writeOneOf(value, SET5);
+  return writeOneOf(value, VALUES5);
 }
 
 function readObject71(): unknown {

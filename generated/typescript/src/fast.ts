@@ -482,8 +482,8 @@ export function writeStr(value: unknown): string {
   return `"${text}"`;
 }
 
-export function writeOneOf(value: unknown, values: ReadonlySet<string>): string {
-  if (typeof value !== "string" || !values.has(value)) throw MISS;
+export function writeOneOf(value: unknown, values: readonly string[]): string {
+  if (typeof value !== "string" || !values.includes(value)) throw MISS;
   return writeStr(value);
 }
 

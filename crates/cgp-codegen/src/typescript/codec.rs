@@ -28,7 +28,6 @@ pub(super) fn generate(shapes: &Map<String, Value>, header: &str) -> String {
     let mut writer = Writer {
         functions: String::new(),
         constants: String::new(),
-        sets: Vec::new(),
         name_lists: Vec::new(),
         choice_lists: Vec::new(),
         next: 0,
@@ -194,8 +193,6 @@ fn count(value: Option<&Value>, none: &str) -> String {
 struct Writer {
     functions: String,
     constants: String,
-    /// The sets of strings declared so far, by their members.
-    sets: Vec<Vec<String>>,
     /// The lists of member names declared so far.
     name_lists: Vec<Vec<String>>,
     /// The lists of enumerated strings declared so far.
@@ -207,32 +204,6 @@ impl Writer {
     fn fresh(&mut self, what: &str) -> String {
         self.next += 1;
         format!("{what}{}", self.next)
-    }
-
-    /// The constant `Set` of `values`, declared once.
-    fn set(&mut self, values: &[Value]) -> String {
-        let strings: Vec<String> = values
-            .iter()
-            .filter_map(|value| value.as_str().map(str::to_owned))
-            .collect();
-        let at = match self.sets.iter().position(|known| *known == strings) {
-            Some(at) => at,
-            None => {
-                let at = self.sets.len();
-                let listed: Vec<String> = strings
-                    .iter()
-                    .map(|s| Value::String(s.clone()).to_string())
-                    .collect();
-                let _ = writeln!(
-                    self.constants,
-                    "const SET{at}: ReadonlySet<string> = new Set([{}]);",
-                    listed.join(", ")
-                );
-                self.sets.push(strings);
-                at
-            }
-        };
-        format!("SET{at}")
     }
 
     /// A TypeScript expression reading a value of `shape` from the line.
@@ -567,8 +538,8 @@ impl Writer {
                     .and_then(Value::as_array)
                     .cloned()
                     .unwrap_or_default();
-                let set = self.set(&values);
-                format!("writeOneOf({input}, {set})")
+                let choices = self.choices(&values);
+                format!("writeOneOf({input}, {choices})")
             }
             "const" => match shape.get("value") {
                 Some(value) if primitive(value) => {
