@@ -164,18 +164,18 @@ function readObject3(): unknown {
   }
   const out: Record<string, unknown> = {};
   if (v0 === ABSENT) out["query"] = {"kinds":[]};
-  else if (v0 !== ABSENT && v0 !== null) out["query"] = v0;
+  else if (v0 !== null) out["query"] = v0;
   if (v1 === ABSENT) out["correlation"] = false;
-  else if (v1 !== ABSENT && v1 !== null) out["correlation"] = v1;
+  else if (v1 !== null) out["correlation"] = v1;
   if (v2 === ABSENT) out["graph"] = false;
-  else if (v2 !== ABSENT && v2 !== null) out["graph"] = v2;
-  if (v3 !== ABSENT && v3 !== null) out["embeddings_fingerprint"] = v3;
+  else if (v2 !== null) out["graph"] = v2;
+  if (v3 !== ABSENT) if (v3 !== null) out["embeddings_fingerprint"] = v3;
   if (v4 === ABSENT) out["verify"] = false;
-  else if (v4 !== ABSENT && v4 !== null) out["verify"] = v4;
+  else if (v4 !== null) out["verify"] = v4;
   if (v5 === ABSENT) out["representations"] = [];
-  else if (v5 !== ABSENT && v5 !== null) out["representations"] = v5;
+  else if (v5 !== null) out["representations"] = v5;
   if (v6 === ABSENT) out["resolve"] = false;
-  else if (v6 !== ABSENT && v6 !== null) out["resolve"] = v6;
+  else if (v6 !== null) out["resolve"] = v6;
   return out;
 }
 
@@ -266,7 +266,7 @@ function readObject7(): unknown {
   out["provider_id"] = v0;
   if (v1 === ABSENT) throw MISS;
   out["uri"] = v1;
-  if (v2 !== ABSENT && v2 !== null) out["expires_at"] = v2;
+  if (v2 !== ABSENT) if (v2 !== null) out["expires_at"] = v2;
   return out;
 }
 
@@ -432,32 +432,32 @@ function readObject9(): unknown {
   out["kind"] = v1;
   if (v2 === ABSENT) throw MISS;
   out["title"] = v2;
-  if (v3 !== ABSENT && v3 !== null) out["content"] = v3;
-  if (v4 !== ABSENT && v4 !== null) out["content_digest"] = v4;
-  if (v5 !== ABSENT && v5 !== null) out["uri"] = v5;
+  if (v3 !== ABSENT) if (v3 !== null) out["content"] = v3;
+  if (v4 !== ABSENT) if (v4 !== null) out["content_digest"] = v4;
+  if (v5 !== ABSENT) if (v5 !== null) out["uri"] = v5;
   if (v6 === ABSENT) out["representation"] = "full";
-  else if (v6 !== ABSENT && v6 !== null) out["representation"] = v6;
-  if (v7 !== ABSENT && v7 !== null) out["content_fidelity"] = v7;
-  if (v8 !== ABSENT && v8 !== null) out["canonical_content_hash"] = v8;
-  if (v9 !== ABSENT && v9 !== null) out["content_ref"] = v9;
-  if (v10 !== ABSENT && v10 !== null) out["transform"] = v10;
-  if (v11 !== ABSENT && v11 !== null) out["minimum_content_fidelity"] = v11;
-  if (v12 !== ABSENT && v12 !== null) out["inline_content_requirement"] = v12;
+  else if (v6 !== null) out["representation"] = v6;
+  if (v7 !== ABSENT) if (v7 !== null) out["content_fidelity"] = v7;
+  if (v8 !== ABSENT) if (v8 !== null) out["canonical_content_hash"] = v8;
+  if (v9 !== ABSENT) if (v9 !== null) out["content_ref"] = v9;
+  if (v10 !== ABSENT) if (v10 !== null) out["transform"] = v10;
+  if (v11 !== ABSENT) if (v11 !== null) out["minimum_content_fidelity"] = v11;
+  if (v12 !== ABSENT) if (v12 !== null) out["inline_content_requirement"] = v12;
   if (v13 === ABSENT) throw MISS;
   out["score"] = v13;
   if (v14 === ABSENT) throw MISS;
   out["token_cost"] = v14;
-  if (v15 !== ABSENT && v15 !== null) out["canonical_token_cost"] = v15;
-  if (v16 !== ABSENT && v16 !== null) out["tokenizer_ref"] = v16;
-  if (v17 !== ABSENT && v17 !== null) out["valid_from"] = v17;
-  if (v18 !== ABSENT && v18 !== null) out["valid_to"] = v18;
-  if (v19 !== ABSENT && v19 !== null) out["recorded_at"] = v19;
+  if (v15 !== ABSENT) if (v15 !== null) out["canonical_token_cost"] = v15;
+  if (v16 !== ABSENT) if (v16 !== null) out["tokenizer_ref"] = v16;
+  if (v17 !== ABSENT) if (v17 !== null) out["valid_from"] = v17;
+  if (v18 !== ABSENT) if (v18 !== null) out["valid_to"] = v18;
+  if (v19 !== ABSENT) if (v19 !== null) out["recorded_at"] = v19;
   if (v20 === ABSENT) out["provenance"] = [];
-  else if (v20 !== ABSENT && v20 !== null) out["provenance"] = v20;
-  if (v21 !== ABSENT && v21 !== null) out["citation_label"] = v21;
-  if (v22 !== ABSENT && v22 !== null) out["embedding"] = v22;
+  else if (v20 !== null) out["provenance"] = v20;
+  if (v21 !== ABSENT) if (v21 !== null) out["citation_label"] = v21;
+  if (v22 !== ABSENT) if (v22 !== null) out["embedding"] = v22;
   if (v23 === ABSENT) out["relations"] = [];
-  else if (v23 !== ABSENT && v23 !== null) out["relations"] = v23;
+  else if (v23 !== null) out["relations"] = v23;
   return out;
 }
 
@@ -644,19 +644,19 @@ function readObject15(): unknown {
   const out: Record<string, unknown> = {};
   if (v0 === ABSENT) throw MISS;
   out["goal"] = v0;
-  if (v1 !== ABSENT && v1 !== null) out["query_text"] = v1;
-  if (v2 !== ABSENT && v2 !== null) out["embedding"] = v2;
+  if (v1 !== ABSENT) if (v1 !== null) out["query_text"] = v1;
+  if (v2 !== ABSENT) if (v2 !== null) out["embedding"] = v2;
   if (v3 === ABSENT) out["kinds"] = [];
-  else if (v3 !== ABSENT && v3 !== null) out["kinds"] = v3;
+  else if (v3 !== null) out["kinds"] = v3;
   if (v4 === ABSENT) out["anchors"] = [];
-  else if (v4 !== ABSENT && v4 !== null) out["anchors"] = v4;
+  else if (v4 !== null) out["anchors"] = v4;
   if (v5 === ABSENT) throw MISS;
   out["max_frames"] = v5;
   if (v6 === ABSENT) throw MISS;
   out["max_tokens"] = v6;
-  if (v7 !== ABSENT && v7 !== null) out["as_of"] = v7;
+  if (v7 !== ABSENT) if (v7 !== null) out["as_of"] = v7;
   if (v8 === ABSENT) out["representation_preferences"] = [];
-  else if (v8 !== ABSENT && v8 !== null) out["representation_preferences"] = v8;
+  else if (v8 !== null) out["representation_preferences"] = v8;
   return out;
 }
 
@@ -797,10 +797,10 @@ function readObject25(): unknown {
   out["frames"] = v0;
   if (v1 === ABSENT) throw MISS;
   out["truncated"] = v1;
-  if (v2 !== ABSENT && v2 !== null) out["dropped_estimate"] = v2;
+  if (v2 !== ABSENT) if (v2 !== null) out["dropped_estimate"] = v2;
   if (v3 === ABSENT) out["frame_attestations"] = [];
-  else if (v3 !== ABSENT && v3 !== null) out["frame_attestations"] = v3;
-  if (v4 !== ABSENT && v4 !== null) out["result_attestation"] = v4;
+  else if (v3 !== null) out["frame_attestations"] = v3;
+  if (v4 !== ABSENT) if (v4 !== null) out["result_attestation"] = v4;
   return out;
 }
 
@@ -895,13 +895,13 @@ function readObject31(): unknown {
   }
   const out: Record<string, unknown> = {};
   if (v0 === ABSENT) out["reads"] = false;
-  else if (v0 !== ABSENT && v0 !== null) out["reads"] = v0;
+  else if (v0 !== null) out["reads"] = v0;
   if (v1 === ABSENT) out["writes"] = false;
-  else if (v1 !== ABSENT && v1 !== null) out["writes"] = v1;
+  else if (v1 !== null) out["writes"] = v1;
   if (v2 === ABSENT) out["egress"] = false;
-  else if (v2 !== ABSENT && v2 !== null) out["egress"] = v2;
+  else if (v2 !== null) out["egress"] = v2;
   if (v3 === ABSENT) out["egress_scopes"] = [];
-  else if (v3 !== ABSENT && v3 !== null) out["egress_scopes"] = v3;
+  else if (v3 !== null) out["egress_scopes"] = v3;
   return out;
 }
 
@@ -992,8 +992,8 @@ function readObject35(): unknown {
   const out: Record<string, unknown> = {};
   if (v0 === ABSENT) throw MISS;
   out["frame"] = v0;
-  if (v1 !== ABSENT && v1 !== null) out["attestation"] = v1;
-  if (v2 !== ABSENT && v2 !== null) out["inclusion_proof"] = v2;
+  if (v1 !== ABSENT) if (v1 !== null) out["attestation"] = v1;
+  if (v2 !== ABSENT) if (v2 !== null) out["inclusion_proof"] = v2;
   return out;
 }
 
@@ -1056,7 +1056,7 @@ function readObject37(): unknown {
   const out: Record<string, unknown> = {};
   if (v0 === ABSENT) throw MISS;
   out["fingerprint"] = v0;
-  if (v1 !== ABSENT && v1 !== null) out["vector"] = v1;
+  if (v1 !== ABSENT) if (v1 !== null) out["vector"] = v1;
   return out;
 }
 
@@ -1123,7 +1123,7 @@ function readObject41(): unknown {
   out["provider_id"] = v0;
   if (v1 === ABSENT) throw MISS;
   out["frame_id"] = v1;
-  if (v2 !== ABSENT && v2 !== null) out["content_digest"] = v2;
+  if (v2 !== ABSENT) if (v2 !== null) out["content_digest"] = v2;
   return out;
 }
 
@@ -1221,7 +1221,7 @@ function readBranch45(): unknown {
   if (v0 === ABSENT) throw MISS;
   out["frame"] = v0;
   out["status"] = "stale";
-  if (v2 !== ABSENT && v2 !== null) out["replacement_digest"] = v2;
+  if (v2 !== ABSENT) if (v2 !== null) out["replacement_digest"] = v2;
   return out;
 }
 
@@ -1580,11 +1580,11 @@ function readObject59(): unknown {
   const out: Record<string, unknown> = {};
   if (v0 === ABSENT) throw MISS;
   out["type"] = v0;
-  if (v1 !== ABSENT && v1 !== null) out["uri"] = v1;
-  if (v2 !== ABSENT && v2 !== null) out["range"] = v2;
-  if (v3 !== ABSENT && v3 !== null) out["digest"] = v3;
-  if (v4 !== ABSENT && v4 !== null) out["method"] = v4;
-  if (v5 !== ABSENT && v5 !== null) out["by"] = v5;
+  if (v1 !== ABSENT) if (v1 !== null) out["uri"] = v1;
+  if (v2 !== ABSENT) if (v2 !== null) out["range"] = v2;
+  if (v3 !== ABSENT) if (v3 !== null) out["digest"] = v3;
+  if (v4 !== ABSENT) if (v4 !== null) out["method"] = v4;
+  if (v5 !== ABSENT) if (v5 !== null) out["by"] = v5;
   return out;
 }
 
@@ -1799,7 +1799,7 @@ function readObject65(): unknown {
   }
   const out: Record<string, unknown> = {};
   if (v0 === ABSENT) out["kinds"] = [];
-  else if (v0 !== ABSENT && v0 !== null) out["kinds"] = v0;
+  else if (v0 !== null) out["kinds"] = v0;
   return out;
 }
 
@@ -1864,7 +1864,7 @@ function readObject69(): unknown {
   out["rel"] = v0;
   if (v1 === ABSENT) throw MISS;
   out["target_uri"] = v1;
-  if (v2 !== ABSENT && v2 !== null) out["display_name"] = v2;
+  if (v2 !== ABSENT) if (v2 !== null) out["display_name"] = v2;
   return out;
 }
 
@@ -1995,7 +1995,7 @@ function readObject73(): unknown {
   }
   const out: Record<string, unknown> = {};
   if (v0 === ABSENT) out["frames"] = [];
-  else if (v0 !== ABSENT && v0 !== null) out["frames"] = v0;
+  else if (v0 !== null) out["frames"] = v0;
   return out;
 }
 
@@ -2059,7 +2059,7 @@ function readObject77(): unknown {
   }
   const out: Record<string, unknown> = {};
   if (v0 === ABSENT) out["verdicts"] = [];
-  else if (v0 !== ABSENT && v0 !== null) out["verdicts"] = v0;
+  else if (v0 !== null) out["verdicts"] = v0;
   return out;
 }
 
@@ -2175,7 +2175,7 @@ function readBranch83(): unknown {
   if (v3 === ABSENT) throw MISS;
   out["capabilities"] = v3;
   if (v4 === ABSENT) out["attester_keys"] = [];
-  else if (v4 !== ABSENT && v4 !== null) out["attester_keys"] = v4;
+  else if (v4 !== null) out["attester_keys"] = v4;
   return out;
 }
 
@@ -2207,7 +2207,7 @@ function readBranch85(): unknown {
   }
   const out: Record<string, unknown> = {};
   out["type"] = "query";
-  if (v1 !== ABSENT && v1 !== null) out["id"] = v1;
+  if (v1 !== ABSENT) if (v1 !== null) out["id"] = v1;
   if (v2 === ABSENT) throw MISS;
   out["query"] = v2;
   return out;
@@ -2241,7 +2241,7 @@ function readBranch86(): unknown {
   }
   const out: Record<string, unknown> = {};
   out["type"] = "frames";
-  if (v1 !== ABSENT && v1 !== null) out["id"] = v1;
+  if (v1 !== ABSENT) if (v1 !== null) out["id"] = v1;
   if (v2 === ABSENT) throw MISS;
   out["result"] = v2;
   return out;
@@ -2360,8 +2360,8 @@ function readBranch90(): unknown {
   }
   const out: Record<string, unknown> = {};
   out["type"] = "error";
-  if (v1 !== ABSENT && v1 !== null) out["id"] = v1;
-  if (v2 !== ABSENT && v2 !== null) out["code"] = v2;
+  if (v1 !== ABSENT) if (v1 !== null) out["id"] = v1;
+  if (v2 !== ABSENT) if (v2 !== null) out["code"] = v2;
   if (v3 === ABSENT) throw MISS;
   out["message"] = v3;
   return out;

@@ -373,19 +373,16 @@ impl Writer {
                     "  if ({local} === ABSENT) throw MISS;\n  out[{key}] = {local};"
                 );
             } else {
-                let absent = match member.get("default") {
-                    Some(default) if !default.is_null() => {
-                        format!(
-                            "if ({local} === ABSENT) out[{key}] = {};\n  else ",
-                            literal(default)
-                        )
-                    }
-                    _ => String::new(),
+                // Absent: the default, if any; present as `null`: left out.
+                let present = format!("if ({local} !== null) out[{key}] = {local};");
+                let _ = match member.get("default") {
+                    Some(default) if !default.is_null() => writeln!(
+                        build,
+                        "  if ({local} === ABSENT) out[{key}] = {};\n  else {present}",
+                        literal(default)
+                    ),
+                    _ => writeln!(build, "  if ({local} !== ABSENT) {present}"),
                 };
-                let _ = writeln!(
-                    build,
-                    "  {absent}if ({local} !== ABSENT && {local} !== null) out[{key}] = {local};"
-                );
             }
         }
         if let Some((tag_name, tag_value)) = tag.filter(|_| !tag_declared) {
