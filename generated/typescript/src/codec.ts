@@ -6,7 +6,7 @@
 
 import {
   ABSENT, MISS, begin, bigInt, bool, closes, exactly, f32, finish, int, isNull, member, miss,
-  more, nul, num, oneOf, open, peekTag, record, str, strLength, writeBigInt, writeBool, writeF32, writeInt,
+  more, nul, release, num, oneOf, open, peekTag, record, str, strLength, writeBigInt, writeBool, writeF32, writeInt,
   writeList, writeNum, writeOneOf, writeStr,
 } from "./fast.js";
 import { encodeAny, sameValue } from "./exact.js";
@@ -2529,9 +2529,13 @@ function encodeEnvelope(value: unknown): string {
  * `MISS` where the exact path must decide. */
 export function decodeFast(text: string): unknown {
   begin(text);
-  const envelope = readEnvelope();
-  finish();
-  return envelope;
+  try {
+    const envelope = readEnvelope();
+    finish();
+    return envelope;
+  } finally {
+    release();
+  }
 }
 
 /** The canonical text of `envelope` (without the newline), or `MISS`

@@ -84,6 +84,10 @@ export function begin(line: string): void {
 export function finish(): void {
   skipSpace();
   if (at !== text.length) throw MISS;
+}
+
+/** Lets go of the line, read or missed, so that it is not kept alive. */
+export function release(): void {
   text = "";
 }
 

@@ -42,7 +42,7 @@ pub(super) fn generate(shapes: &Map<String, Value>, header: &str) -> String {
     let mut out = String::from(header);
     out.push_str(
         "\nimport {\n  ABSENT, MISS, begin, bigInt, bool, closes, exactly, f32, finish, int, isNull, member, miss,\n  \
-         more, nul, num, oneOf, open, peekTag, record, str, strLength, writeBigInt, writeBool, writeF32, writeInt,\n  \
+         more, nul, release, num, oneOf, open, peekTag, record, str, strLength, writeBigInt, writeBool, writeF32, writeInt,\n  \
          writeList, writeNum, writeOneOf, writeStr,\n} from \"./fast.js\";\nimport { encodeAny, sameValue } from \"./exact.js\";\n\n",
     );
     if !fast {
@@ -51,7 +51,7 @@ pub(super) fn generate(shapes: &Map<String, Value>, header: &str) -> String {
              // themselves: every line takes the exact path.\n\n\
              export function decodeFast(_text: string): unknown {\n  throw MISS;\n}\n\n\
              export function encodeFast(_value: unknown): string {\n  throw MISS;\n}\n\n\
-             void [ABSENT, begin, bigInt, bool, closes, exactly, f32, finish, int, isNull, member, miss, more, nul, num, oneOf,\n  \
+             void [ABSENT, begin, bigInt, bool, closes, exactly, f32, finish, int, isNull, member, miss, release, more, nul, num, oneOf,\n  \
              open, peekTag, record, str, strLength, writeBigInt, writeBool, writeF32, writeInt, writeList, writeNum, writeOneOf, writeStr, encodeAny, sameValue];\n",
         );
         return out;
@@ -72,7 +72,7 @@ pub(super) fn generate(shapes: &Map<String, Value>, header: &str) -> String {
         "\n/** The envelope of the line `text` (its trailing whitespace gone), or\n \
          * `MISS` where the exact path must decide. */\n\
          export function decodeFast(text: string): unknown {\n  \
-         begin(text);\n  const envelope = readEnvelope();\n  finish();\n  return envelope;\n}\n\
+         begin(text);\n  try {\n    const envelope = readEnvelope();\n    finish();\n    return envelope;\n  } finally {\n    release();\n  }\n}\n\
          \n/** The canonical text of `envelope` (without the newline), or `MISS`\n \
          * where the exact path must decide. */\n\
          export function encodeFast(envelope: unknown): string {\n  return encodeEnvelope(envelope);\n}\n",
