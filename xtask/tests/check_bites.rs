@@ -36,12 +36,16 @@ fn a_member_added_to_a_schema_but_not_to_the_types() {
     });
     let (ok, stderr) = check(&tree);
     assert!(!ok);
-    let schema_line = tree.line_of(file, "\"summary\"");
-    let rust_line = tree.line_of("crates/cgp-types/src/frame.rs", "pub struct ContextFrame");
+    let schema_at = tree.place_of(file, "\"summary\": {", "{");
+    let rust_at = tree.place_of(
+        "crates/cgp-types/src/frame.rs",
+        "pub struct ContextFrame",
+        "pub",
+    );
     assert_reports(
         &stderr,
         &format!(
-            "ContextFrame.summary: optional in {file}:{schema_line}, missing from crates/cgp-types/src/frame.rs:{rust_line}"
+            "ContextFrame.summary: optional in {file}:{schema_at}, missing from crates/cgp-types/src/frame.rs:{rust_at}"
         ),
     );
 }
@@ -58,12 +62,12 @@ fn a_required_member_made_optional_in_the_schema_only() {
     });
     let (ok, stderr) = check(&tree);
     assert!(!ok);
-    let schema_line = tree.line_of(file, "\"title\": {");
-    let rust_line = tree.line_of("crates/cgp-types/src/frame.rs", "pub title: String");
+    let schema_at = tree.place_of(file, "\"title\": {", "{");
+    let rust_at = tree.place_of("crates/cgp-types/src/frame.rs", "pub title: String", "pub");
     assert_reports(
         &stderr,
         &format!(
-            "ContextFrame.title: required in crates/cgp-types/src/frame.rs:{rust_line}, optional in {file}:{schema_line} (interop profile)"
+            "ContextFrame.title: required in crates/cgp-types/src/frame.rs:{rust_at}, optional in {file}:{schema_at} (interop profile)"
         ),
     );
 }
@@ -80,11 +84,15 @@ fn a_closed_enum_value_added_in_the_schema_only() {
     });
     let (ok, stderr) = check(&tree);
     assert!(!ok);
-    let rust_line = tree.line_of("crates/cgp-types/src/frame.rs", "pub enum Representation");
+    let rust_at = tree.place_of(
+        "crates/cgp-types/src/frame.rs",
+        "pub enum Representation",
+        "pub",
+    );
     assert_reports(
         &stderr,
         &format!(
-            "Representation: value \"summary\" is in {file}:1, missing from crates/cgp-types/src/frame.rs:{rust_line}"
+            "Representation: value \"summary\" is in {file}:1:1, missing from crates/cgp-types/src/frame.rs:{rust_at}"
         ),
     );
 }
@@ -100,16 +108,16 @@ fn the_version_bumped_in_the_schema_only() {
     );
     let (ok, stderr) = check(&tree);
     assert!(!ok);
-    let declared = tree.line_of("schema/envelope.schema.json", "x-cgp-protocol-version");
+    let declared = tree.value_place_of("schema/envelope.schema.json", "x-cgp-protocol-version");
     for file in [
         "crates/cgp-types/generated/protocol_version.rs",
         "generated/rust/src/types.rs",
     ] {
-        let line = tree.line_of(file, "pub const PROTOCOL_VERSION");
+        let at = tree.place_of(file, "pub const PROTOCOL_VERSION", "pub");
         assert_reports(
             &stderr,
             &format!(
-                "PROTOCOL_VERSION: {file}:{line} says {w}, schema/envelope.schema.json:{declared} declares {minor}"
+                "PROTOCOL_VERSION: {file}:{at} says {w}, schema/envelope.schema.json:{declared} declares {minor}"
             ),
         );
         assert_reports(&stderr, &format!("{file}: out of date"));
@@ -124,8 +132,8 @@ fn the_version_edited_by_hand_in_a_generated_constant() {
     tree.edit_text(file, &format!("\"{w}\";"), &format!("\"{minor}\";"));
     let (ok, stderr) = check(&tree);
     assert!(!ok);
-    let declared = tree.line_of("schema/envelope.schema.json", "x-cgp-protocol-version");
-    let types = tree.line_of(file, "pub const PROTOCOL_VERSION");
+    let declared = tree.value_place_of("schema/envelope.schema.json", "x-cgp-protocol-version");
+    let types = tree.place_of(file, "pub const PROTOCOL_VERSION", "pub");
     assert_reports(
         &stderr,
         &format!(
@@ -137,8 +145,10 @@ fn the_version_edited_by_hand_in_a_generated_constant() {
 
 /// Mutations of the Rust types change what schemars derives, so they need the
 /// types rebuilt: the test builds a mutated copy of `cgp-types` in a minimal
-/// workspace, dumps its contracts, and runs the sync gate on them.
+/// workspace, dumps its contracts, and runs the sync gate on them. Full tier:
+/// it builds a second tree.
 #[test]
+#[ignore = "full tier"]
 fn a_member_renamed_and_a_closed_enum_value_added_in_the_types_only() {
     let tree = Tree::new("types");
     let src = "crates/cgp-types/src";
@@ -217,33 +227,27 @@ fn a_member_renamed_and_a_closed_enum_value_added_in_the_types_only() {
         .map(ToString::to_string)
         .collect::<Vec<_>>()
         .join("\n");
-    let renamed = tree.line_of(&frame, "pub citation: Option<String>");
-    let frame_struct = tree.line_of(&frame, "pub struct ContextFrame");
-    let fidelity = tree.line_of(&frame, "pub enum ContentFidelity");
+    let renamed = tree.place_of(&frame, "pub citation: Option<String>", "pub");
+    let frame_struct = tree.place_of(&frame, "pub struct ContextFrame", "pub");
+    let fidelity = tree.place_of(&frame, "pub enum ContentFidelity", "pub");
     let schema_file = "schema/types/context-frame.schema.json";
-    let schema_line = {
-        let text = std::fs::read_to_string(repo().join(schema_file)).expect("read");
-        text.lines()
-            .position(|line| line.contains("\"citation_label\""))
-            .expect("member")
-            + 1
-    };
+    let schema_at = tree.place_of(schema_file, "\"citation_label\": {", "{");
     assert_reports(
         &report,
         &format!(
-            "ContextFrame.citation: optional (accepted) in {frame}:{renamed}, missing from {schema_file}:"
+            "ContextFrame.citation: optional (accepted) in {frame}:{renamed}, missing from {schema_file}:1:1"
         ),
     );
     assert_reports(
         &report,
         &format!(
-            "ContextFrame.citation_label: optional in {schema_file}:{schema_line}, missing from {frame}:{frame_struct}"
+            "ContextFrame.citation_label: optional in {schema_file}:{schema_at}, missing from {frame}:{frame_struct}"
         ),
     );
     assert_reports(
         &report,
         &format!(
-            "ContentFidelity: value \"approximate\" is in {frame}:{fidelity}, missing from schema/vocab/content-fidelity.schema.json:1"
+            "ContentFidelity: value \"approximate\" is in {frame}:{fidelity}, missing from schema/vocab/content-fidelity.schema.json:1:1"
         ),
     );
 }

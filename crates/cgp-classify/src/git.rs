@@ -6,18 +6,74 @@
 use super::ComparedVersion;
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
 use cgp_schema::source::{MAX_SCHEMA_FILE_BYTES, SCHEMA_SUFFIX, SchemaSet};
+use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+
+/// Why git cannot be asked about a path; the caller reports it as a
+/// [`Diagnostic`] on the side being read.
+#[derive(Debug)]
+enum GitError {
+    /// The `git` program cannot be started.
+    NoGit(std::io::Error),
+    /// The path cannot be made absolute.
+    Unresolvable(std::io::Error),
+    /// No ancestor of the path is an existing directory.
+    NoDirectory,
+    /// The nearest existing directory is in no git repository.
+    NotARepository(PathBuf),
+    /// The path is outside the repository git found.
+    Outside {
+        /// The path as given.
+        path: PathBuf,
+        /// The repository's top directory.
+        top: PathBuf,
+    },
+    /// The path is the repository's root itself.
+    Root,
+}
+
+impl fmt::Display for GitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GitError::NoGit(error) => write!(f, "cannot run git: {error}"),
+            GitError::Unresolvable(error) => write!(f, "cannot resolve the path: {error}"),
+            GitError::NoDirectory => f.write_str("no existing directory holds this path"),
+            GitError::NotARepository(directory) => {
+                write!(f, "{} is not inside a git repository", directory.display())
+            }
+            GitError::Outside { path, top } => write!(
+                f,
+                "{} is outside the repository at {}",
+                path.display(),
+                top.display()
+            ),
+            GitError::Root => {
+                f.write_str("this is the repository's root; name the schema directory in it")
+            }
+        }
+    }
+}
+
+impl std::error::Error for GitError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            GitError::NoGit(error) | GitError::Unresolvable(error) => Some(error),
+            _ => None,
+        }
+    }
+}
 
 /// Loads the version of `path` (a schema directory or a bundle file, on disk
 /// now) that the repository holding it had at `reference`.
 pub fn load_side_at(reference: &str, path: &Path) -> Result<ComparedVersion, Diagnostics> {
     let shown = format!("{reference}:{}", path.display());
     let fail = |message: String| Diagnostics::from(Diagnostic::file(&shown, message));
+    let git_fail = |problem: GitError| fail(problem.to_string());
     if reference.is_empty() || reference.starts_with('-') {
         return Err(fail(format!("`{reference}` is not a git ref")));
     }
-    let (directory, in_repo) = locate(path).map_err(fail)?;
+    let (directory, in_repo) = locate(path).map_err(git_fail)?;
     let commit = git(
         &directory,
         &[
@@ -28,7 +84,7 @@ pub fn load_side_at(reference: &str, path: &Path) -> Result<ComparedVersion, Dia
             &format!("{reference}^{{commit}}"),
         ],
     )
-    .map_err(fail)?
+    .map_err(git_fail)?
     .ok_or_else(|| {
         fail(format!(
             "there is no commit `{reference}` in the repository at {}",
@@ -49,7 +105,7 @@ pub fn load_side_at(reference: &str, path: &Path) -> Result<ComparedVersion, Dia
             &in_repo,
         ],
     )
-    .map_err(fail)?
+    .map_err(git_fail)?
     .unwrap_or_default();
     let mut entries = Vec::new();
     for record in listing
@@ -123,19 +179,18 @@ pub fn load_side_at(reference: &str, path: &Path) -> Result<ComparedVersion, Dia
 }
 
 /// The directory to run git in and `path` relative to its repository's root.
-fn locate(path: &Path) -> Result<(PathBuf, String), String> {
-    let absolute =
-        std::path::absolute(path).map_err(|error| format!("cannot resolve the path: {error}"))?;
+fn locate(path: &Path) -> Result<(PathBuf, String), GitError> {
+    let absolute = std::path::absolute(path).map_err(GitError::Unresolvable)?;
     // The path need not exist now (it may have been deleted since the ref):
     // run git in its nearest existing ancestor.
     let mut directory = absolute.clone();
     while !directory.is_dir() {
         if !directory.pop() {
-            return Err("no existing directory holds this path".into());
+            return Err(GitError::NoDirectory);
         }
     }
     let top = git(&directory, &["rev-parse", "--show-toplevel"])?
-        .ok_or_else(|| format!("{} is not inside a git repository", directory.display()))?;
+        .ok_or_else(|| GitError::NotARepository(directory.clone()))?;
     let top = PathBuf::from(String::from_utf8_lossy(&top).trim());
     let top = top.canonicalize().unwrap_or(top);
     let canonical_dir = directory
@@ -144,12 +199,9 @@ fn locate(path: &Path) -> Result<(PathBuf, String), String> {
     let rest = absolute.strip_prefix(&directory).unwrap_or(Path::new(""));
     let inside = canonical_dir
         .strip_prefix(&top)
-        .map_err(|_| {
-            format!(
-                "{} is outside the repository at {}",
-                path.display(),
-                top.display()
-            )
+        .map_err(|_| GitError::Outside {
+            path: path.to_owned(),
+            top: top.clone(),
         })?
         .join(rest);
     let relative = inside
@@ -158,7 +210,7 @@ fn locate(path: &Path) -> Result<(PathBuf, String), String> {
         .collect::<Vec<_>>()
         .join("/");
     if relative.is_empty() {
-        return Err("this is the repository's root; name the schema directory in it".into());
+        return Err(GitError::Root);
     }
     Ok((top, relative))
 }
@@ -167,7 +219,7 @@ fn locate(path: &Path) -> Result<(PathBuf, String), String> {
 fn blob(directory: &Path, object: &str, shown: &str) -> Result<String, Diagnostics> {
     let fail = |message: String| Diagnostics::from(Diagnostic::file(shown, message));
     let size = git(directory, &["cat-file", "-s", object])
-        .map_err(fail)?
+        .map_err(|problem| fail(problem.to_string()))?
         .and_then(|size| String::from_utf8_lossy(&size).trim().parse::<u64>().ok())
         .ok_or_else(|| fail(format!("git cannot read the object {object}")))?;
     if size > MAX_SCHEMA_FILE_BYTES {
@@ -176,7 +228,7 @@ fn blob(directory: &Path, object: &str, shown: &str) -> Result<String, Diagnosti
         )));
     }
     let bytes = git(directory, &["cat-file", "blob", object])
-        .map_err(fail)?
+        .map_err(|problem| fail(problem.to_string()))?
         .ok_or_else(|| fail(format!("git cannot read the object {object}")))?;
     String::from_utf8(bytes).map_err(|error| {
         fail(format!(
@@ -188,7 +240,7 @@ fn blob(directory: &Path, object: &str, shown: &str) -> Result<String, Diagnosti
 
 /// Runs `git ARGS` in `directory`: its output when it succeeds, `None` when it
 /// exits non-zero, an error when it cannot be run at all.
-fn git(directory: &Path, args: &[&str]) -> Result<Option<Vec<u8>>, String> {
+fn git(directory: &Path, args: &[&str]) -> Result<Option<Vec<u8>>, GitError> {
     let output = Command::new("git")
         .arg("-C")
         .arg(directory)
@@ -196,6 +248,6 @@ fn git(directory: &Path, args: &[&str]) -> Result<Option<Vec<u8>>, String> {
         .stdin(Stdio::null())
         .env("GIT_TERMINAL_PROMPT", "0")
         .output()
-        .map_err(|error| format!("cannot run git: {error}"))?;
+        .map_err(GitError::NoGit)?;
     Ok(output.status.success().then_some(output.stdout))
 }

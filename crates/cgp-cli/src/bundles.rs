@@ -6,7 +6,8 @@
 //! writes the table below, so a version change needs no edit here.
 
 use cgp_check::Validator;
-use cgp_schema::{Bundle, Profile};
+use cgp_schema::{Bundle, Diagnostics, Profile, PublishedBundleError};
+use std::fmt;
 
 /// One embedded bundle.
 struct Embedded {
@@ -32,19 +33,58 @@ pub fn text(version: &str, profile: Profile) -> Option<&'static str> {
         .map(|e| e.text)
 }
 
+/// Why there is no validator for an embedded bundle.
+#[derive(Debug)]
+pub enum BundleError {
+    /// No bundle of that version and profile is embedded.
+    Missing {
+        /// The version asked for.
+        version: String,
+        /// The profile asked for.
+        profile: Profile,
+    },
+    /// The embedded text is not a published bundle.
+    Unreadable(PublishedBundleError),
+    /// The bundle does not compile.
+    Uncompilable(Diagnostics),
+}
+
+impl fmt::Display for BundleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BundleError::Missing { version, profile } => {
+                write!(f, "no embedded {profile} bundle for {version}")
+            }
+            BundleError::Unreadable(error) => error.fmt(f),
+            BundleError::Uncompilable(problems) => problems.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for BundleError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BundleError::Unreadable(error) => Some(error),
+            BundleError::Missing { .. } | BundleError::Uncompilable(_) => None,
+        }
+    }
+}
+
 /// A validator for the bundle of `version` and `profile`, with the
 /// single-pass check codegen wrote from the same bundle as its fast path.
-pub fn validator(version: &str, profile: Profile) -> Result<Validator, String> {
-    let text = text(version, profile)
-        .ok_or_else(|| format!("no embedded {profile} bundle for {version}"))?;
-    let bundle = Bundle::from_published(text).map_err(|error| error.to_string())?;
+pub fn validator(version: &str, profile: Profile) -> Result<Validator, BundleError> {
+    let text = text(version, profile).ok_or_else(|| BundleError::Missing {
+        version: version.to_owned(),
+        profile,
+    })?;
+    let bundle = Bundle::from_published(text).map_err(BundleError::Unreadable)?;
     // The single-pass check judges every message; jsonschema explains the
     // rejected ones, so its validators are compiled only when one is.
     Ok(match cgp_validator::for_bundle(version, profile.as_str()) {
         Some(precheck) => Validator::deferred(&bundle)
-            .map_err(|problems| problems.to_string())?
+            .map_err(BundleError::Uncompilable)?
             .with_precheck(precheck),
-        None => Validator::new(&bundle).map_err(|problems| problems.to_string())?,
+        None => Validator::new(&bundle).map_err(BundleError::Uncompilable)?,
     })
 }
 

@@ -76,13 +76,44 @@ pub fn frozen_problems(root: &Path, generation: &Generation) -> Vec<GateProblem>
     problems
 }
 
+/// Why `set-version` wrote nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum SetVersionFailed {
+    /// `schema/` cannot be read.
+    #[error("{0}")]
+    Unreadable(Diagnostics),
+    /// The schemas cannot move to the version.
+    #[error(transparent)]
+    Refused(#[from] release::SetVersionError),
+    /// The atomic writer failed (and left the files as they were).
+    #[error("{0}")]
+    Unwritten(Diagnostic),
+}
+
+/// Why `release` cannot record the working version.
+#[derive(Debug, thiserror::Error)]
+pub enum BlessFailed {
+    /// Codegen plans no bundle of a profile at the published path.
+    #[error("{path}: codegen does not plan this bundle")]
+    Unplanned {
+        /// The published path.
+        path: String,
+    },
+    /// The manifest refuses the version.
+    #[error(transparent)]
+    Refused(#[from] release::ReleaseError),
+}
+
 /// `set-version`: makes `schema/` declare `version`, rewriting only the files
 /// the version owns ([`cgp_gates::release::set_version`]), all of them through
 /// the atomic writer ([`crate::output::replace`]). Returns the files rewritten.
-pub fn set_version(root: &Path, version: &ProtocolVersion) -> Result<Vec<String>, String> {
+pub fn set_version(
+    root: &Path,
+    version: &ProtocolVersion,
+) -> Result<Vec<String>, SetVersionFailed> {
     let sources =
         cgp_schema::source::read_schema_dir(&root.join(plan::SCHEMA_DIR), plan::SCHEMA_DIR)
-            .map_err(|problems| problems.to_string())?;
+            .map_err(SetVersionFailed::Unreadable)?;
     let changed = release::set_version(&sources, version)?;
     let owned: BTreeMap<String, &str> = changed
         .iter()
@@ -93,7 +124,7 @@ pub fn set_version(root: &Path, version: &ProtocolVersion) -> Result<Vec<String>
         .map(|(path, text)| (path.as_str(), *text))
         .collect();
     crate::output::replace(root, &files, &crate::output::RealFileSystem)
-        .map_err(|problem| problem.to_string())
+        .map_err(SetVersionFailed::Unwritten)
 }
 
 /// The drift gate: the latest release's published interop bundle against the
@@ -130,7 +161,7 @@ pub fn drift(root: &Path, generation: &Generation) -> Result<Verdict, Diagnostic
 
 /// Records the working version's bundles in the manifest. Returns the new
 /// manifest, or why the version cannot be released.
-pub fn bless(generation: &Generation) -> Result<(Manifest, Blessing), String> {
+pub fn bless(generation: &Generation) -> Result<(Manifest, Blessing), BlessFailed> {
     let version: &ProtocolVersion = &generation.set.version;
     let mut bundles = BTreeMap::new();
     for profile in Profile::ALL {
@@ -138,7 +169,7 @@ pub fn bless(generation: &Generation) -> Result<(Manifest, Blessing), String> {
         let text = generation
             .files
             .get(&path)
-            .ok_or_else(|| format!("{path}: codegen does not plan this bundle"))?;
+            .ok_or_else(|| BlessFailed::Unplanned { path: path.clone() })?;
         bundles.insert(path, text.clone());
     }
     let mut manifest = generation.releases.clone();
@@ -249,7 +280,7 @@ pub fn reissue_version(
     let mut manifest = releases.clone();
     let changed = manifest
         .reissue(version, &files)
-        .map_err(|problem| vec![problem])?;
+        .map_err(|problem| vec![problem.to_string()])?;
     Ok(Reissued {
         manifest,
         files,

@@ -43,6 +43,77 @@ pub const SUMMARY: &str = "cgp: validate Context Graph Protocol transcripts and 
 /// Their license.
 pub const LICENSE: &str = "MIT OR Apache-2.0";
 
+/// Why `cargo xtask dist` produced no packages.
+#[derive(Debug, thiserror::Error)]
+pub enum DistError {
+    /// No package is described for the machine's platform.
+    #[error("no package is described for {os}-{arch}; add it to cgp_dist::platform::PLATFORMS")]
+    NoPlatform {
+        /// `std::env::consts::OS`.
+        os: &'static str,
+        /// `std::env::consts::ARCH`.
+        arch: &'static str,
+    },
+    /// A program (cargo, the built `cgp`) cannot be started.
+    #[error("cannot run {program}: {error}")]
+    Unstarted {
+        /// The program, as named to the OS.
+        program: String,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// The release build failed (cargo printed why).
+    #[error("cargo build --release -p cgp-cli failed")]
+    BuildFailed,
+    /// `cgp` ran and failed.
+    #[error("`cgp {arguments}` failed: {stderr}")]
+    Failed {
+        /// Its arguments, space-separated.
+        arguments: String,
+        /// What it printed on standard error.
+        stderr: String,
+    },
+    /// `cgp --version` printed something that is not `cgp <version>`.
+    #[error("`cgp --version` printed `{0}`")]
+    Version(String),
+    /// `cgp --version` printed bytes that are not UTF-8.
+    #[error("`cgp --version` printed no UTF-8")]
+    VersionNotUtf8,
+    /// A file cannot be read.
+    #[error("cannot read {}: {error}", path.display())]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// The output directory cannot be created.
+    #[error("cannot create {}: {error}", path.display())]
+    NoDirectory {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// An artifact cannot be written.
+    #[error("cannot write {}: {error}", path.display())]
+    Unwritten {
+        /// The artifact's path.
+        path: PathBuf,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// The wheel's zip archive cannot be written.
+    #[error("writing the wheel: {0}")]
+    Wheel(#[from] zip::result::ZipError),
+    /// A `package.json` cannot be serialised.
+    #[error("writing a package.json: {0}")]
+    PackageJson(#[from] serde_json::Error),
+    /// An npm tarball cannot be written.
+    #[error("writing an npm tarball: {0}")]
+    Tarball(std::io::Error),
+}
+
 /// What goes into every package: the binary and the files written from it.
 #[derive(Debug, Clone)]
 pub struct Inputs {
@@ -65,34 +136,38 @@ pub struct Inputs {
 impl Inputs {
     /// Reads everything from the built `cgp` at `binary`, running it for its
     /// version, man page and completions.
-    pub fn from_binary(binary: &Path, platform: &'static Platform) -> Result<Self, String> {
-        let run = |args: &[&str]| -> Result<Vec<u8>, String> {
-            let output = Command::new(binary)
-                .args(args)
-                .output()
-                .map_err(|error| format!("cannot run {}: {error}", binary.display()))?;
-            if !output.status.success() {
-                return Err(format!(
-                    "`cgp {}` failed: {}",
-                    args.join(" "),
-                    String::from_utf8_lossy(&output.stderr)
-                ));
-            }
-            Ok(output.stdout)
-        };
-        let printed = String::from_utf8(run(&["--version"])?)
-            .map_err(|_| "`cgp --version` printed no UTF-8".to_owned())?;
+    pub fn from_binary(binary: &Path, platform: &'static Platform) -> Result<Self, DistError> {
+        let run =
+            |args: &[&str]| -> Result<Vec<u8>, DistError> {
+                let output = Command::new(binary).args(args).output().map_err(|error| {
+                    DistError::Unstarted {
+                        program: binary.display().to_string(),
+                        error,
+                    }
+                })?;
+                if !output.status.success() {
+                    return Err(DistError::Failed {
+                        arguments: args.join(" "),
+                        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+                    });
+                }
+                Ok(output.stdout)
+            };
+        let printed =
+            String::from_utf8(run(&["--version"])?).map_err(|_| DistError::VersionNotUtf8)?;
         let version = printed
             .trim()
             .strip_prefix("cgp ")
             .filter(|version| !version.is_empty() && !version.contains(char::is_whitespace))
-            .ok_or_else(|| format!("`cgp --version` printed `{}`", printed.trim()))?
+            .ok_or_else(|| DistError::Version(printed.trim().to_owned()))?
             .to_owned();
         Ok(Inputs {
             version,
             platform,
-            binary: std::fs::read(binary)
-                .map_err(|error| format!("cannot read {}: {error}", binary.display()))?,
+            binary: std::fs::read(binary).map_err(|error| DistError::Unreadable {
+                path: binary.to_owned(),
+                error,
+            })?,
             man: run(&["manpage"])?,
             bash: run(&["completions", "bash"])?,
             zsh: run(&["completions", "zsh"])?,
@@ -121,13 +196,10 @@ fn target_dir(root: &Path) -> PathBuf {
 
 /// Builds the release `cgp` of the workspace at `root` and packs it into
 /// [`dist_dir`]; returns the files written.
-pub fn dist(root: &Path) -> Result<Vec<PathBuf>, String> {
-    let platform = Platform::host().ok_or_else(|| {
-        format!(
-            "no package is described for {}-{}; add it to cgp_dist::platform::PLATFORMS",
-            std::env::consts::OS,
-            std::env::consts::ARCH
-        )
+pub fn dist(root: &Path) -> Result<Vec<PathBuf>, DistError> {
+    let platform = Platform::host().ok_or(DistError::NoPlatform {
+        os: std::env::consts::OS,
+        arch: std::env::consts::ARCH,
     })?;
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let status = Command::new(cargo)
@@ -142,9 +214,12 @@ pub fn dist(root: &Path) -> Result<Vec<PathBuf>, String> {
         ])
         .current_dir(root)
         .status()
-        .map_err(|error| format!("cannot run cargo: {error}"))?;
+        .map_err(|error| DistError::Unstarted {
+            program: "cargo".into(),
+            error,
+        })?;
     if !status.success() {
-        return Err("cargo build --release -p cgp-cli failed".into());
+        return Err(DistError::BuildFailed);
     }
     let binary = target_dir(root).join("release").join(platform.executable());
     let inputs = Inputs::from_binary(&binary, platform)?;
@@ -153,9 +228,11 @@ pub fn dist(root: &Path) -> Result<Vec<PathBuf>, String> {
 
 /// Writes the wheel and the npm packages for `inputs` into `out`; returns
 /// their paths.
-pub fn pack(inputs: &Inputs, out: &Path) -> Result<Vec<PathBuf>, String> {
-    std::fs::create_dir_all(out)
-        .map_err(|error| format!("cannot create {}: {error}", out.display()))?;
+pub fn pack(inputs: &Inputs, out: &Path) -> Result<Vec<PathBuf>, DistError> {
+    std::fs::create_dir_all(out).map_err(|error| DistError::NoDirectory {
+        path: out.to_owned(),
+        error,
+    })?;
     let mut written = Vec::new();
     let (name, bytes) = wheel::build(inputs)?;
     written.push(write(out, &name, &bytes)?);
@@ -166,11 +243,13 @@ pub fn pack(inputs: &Inputs, out: &Path) -> Result<Vec<PathBuf>, String> {
 }
 
 /// Writes `bytes` to `out/name` through a temporary file renamed into place.
-fn write(out: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, String> {
+fn write(out: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, DistError> {
     let path = out.join(name);
     let scratch = out.join(format!(".{name}.partial"));
-    std::fs::write(&scratch, bytes)
-        .and_then(|()| std::fs::rename(&scratch, &path))
-        .map_err(|error| format!("cannot write {}: {error}", path.display()))?;
+    if let Err(error) =
+        std::fs::write(&scratch, bytes).and_then(|()| std::fs::rename(&scratch, &path))
+    {
+        return Err(DistError::Unwritten { path, error });
+    }
     Ok(path)
 }

@@ -16,7 +16,7 @@ use serde_json::{Map, Value, json};
 const NPM_MTIME: u64 = 499_162_500;
 
 /// The launcher's tarball and this platform's, as (file name, bytes).
-pub fn build(inputs: &Inputs) -> Result<Vec<(String, Vec<u8>)>, String> {
+pub fn build(inputs: &Inputs) -> Result<Vec<(String, Vec<u8>)>, crate::DistError> {
     let version = &inputs.version;
     let launcher = launcher_manifest(version);
     let platform = platform_manifest(inputs.platform, version);
@@ -158,16 +158,15 @@ process.exit(result.status === null ? 2 : result.status);
     )
 }
 
-fn pretty(value: &Value) -> Result<Vec<u8>, String> {
-    let mut bytes = serde_json::to_vec_pretty(value)
-        .map_err(|error| format!("writing a package.json: {error}"))?;
+fn pretty(value: &Value) -> Result<Vec<u8>, crate::DistError> {
+    let mut bytes = serde_json::to_vec_pretty(value)?;
     bytes.push(b'\n');
     Ok(bytes)
 }
 
 /// A gzipped ustar archive of `files` under `package/`, as `npm pack` makes.
-fn tarball(files: &[(&str, Vec<u8>, u32)]) -> Result<Vec<u8>, String> {
-    let failed = |error: std::io::Error| format!("writing an npm tarball: {error}");
+fn tarball(files: &[(&str, Vec<u8>, u32)]) -> Result<Vec<u8>, crate::DistError> {
+    let failed = crate::DistError::Tarball;
     let mut sorted: Vec<&(&str, Vec<u8>, u32)> = files.iter().collect();
     sorted.sort_by_key(|(path, _, _)| *path);
     let mut archive = tar::Builder::new(GzEncoder::new(Vec::new(), Compression::best()));

@@ -8,11 +8,12 @@
 use crate::Inputs;
 use sha2::{Digest, Sha256};
 use std::io::{Cursor, Write};
+use zip::result::ZipError;
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, ZipWriter};
 
 /// The wheel's file name and bytes.
-pub fn build(inputs: &Inputs) -> Result<(String, Vec<u8>), String> {
+pub fn build(inputs: &Inputs) -> Result<(String, Vec<u8>), crate::DistError> {
     let distribution = crate::PYTHON_NAME.replace('-', "_");
     let version = &inputs.version;
     let tag = format!("py3-none-{}", inputs.platform.wheel_tag(&inputs.binary));
@@ -60,24 +61,20 @@ pub fn build(inputs: &Inputs) -> Result<(String, Vec<u8>), String> {
     ];
     let mut record = String::new();
     let mut zip = ZipWriter::new(Cursor::new(Vec::new()));
-    let failed = |error: &dyn std::fmt::Display| format!("writing the wheel: {error}");
     for (path, bytes, mode) in &files {
         record.push_str(&format!(
             "{path},sha256={},{}\n",
             urlsafe_base64(&Sha256::digest(bytes)),
             bytes.len()
         ));
-        zip.start_file(path.as_str(), options(*mode))
-            .map_err(|error| failed(&error))?;
-        zip.write_all(bytes).map_err(|error| failed(&error))?;
+        zip.start_file(path.as_str(), options(*mode))?;
+        zip.write_all(bytes).map_err(ZipError::from)?;
     }
     let record_path = format!("{info}/RECORD");
     record.push_str(&format!("{record_path},,\n"));
-    zip.start_file(record_path.as_str(), options(0o644))
-        .map_err(|error| failed(&error))?;
-    zip.write_all(record.as_bytes())
-        .map_err(|error| failed(&error))?;
-    let bytes = zip.finish().map_err(|error| failed(&error))?.into_inner();
+    zip.start_file(record_path.as_str(), options(0o644))?;
+    zip.write_all(record.as_bytes()).map_err(ZipError::from)?;
+    let bytes = zip.finish()?.into_inner();
     Ok((format!("{distribution}-{version}-{tag}.whl"), bytes))
 }
 

@@ -174,14 +174,14 @@ pub fn extract(file: &str, markdown: &str) -> Result<Vec<Example>, Diagnostics> 
                         examples.push(example);
                     }
                 },
-                Err(message) => problems.push(Diagnostic::at(
+                Err(problem) => problems.push(Diagnostic::at(
                     file,
                     Position {
                         line: fence_line,
                         column: 1,
                     },
                     None,
-                    message,
+                    problem.to_string(),
                 )),
             }
         } else if mentions_marker {
@@ -232,29 +232,56 @@ fn is_closing_fence(line: &str, fence: &str) -> bool {
     trimmed.len() >= fence.len() && trimmed.chars().all(|c| c == marker)
 }
 
-fn example(info: &str, fence_line: usize, json: String) -> Result<Example, String> {
+/// Why a corpus block's info string does not describe an example.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum BlockError {
+    #[error("a corpus block's info string must start with `json {MARKER}`")]
+    NoMarker,
+    #[error("expected `key=value` in the info string, found `{0}`")]
+    NotKeyValue(String),
+    #[error("unterminated quoted value for `{0}`")]
+    Unterminated(String),
+    #[error("attribute `{0}` given twice")]
+    Twice(String),
+    #[error("unknown corpus attribute `{0}` (expected one of {known})", known = ATTRIBUTES.join(", "))]
+    UnknownAttribute(String),
+    #[error("corpus block without `{0}=`")]
+    Missing(&'static str),
+    #[error("example name `{0}` must match [a-z0-9_.-]+")]
+    BadName(String),
+    #[error("`expect={0}` is not one of valid, invalid, interop-only")]
+    BadExpect(String),
+    #[error("`at={0}` is not a JSON pointer (write `at=\"\"` for the root)")]
+    NotAPointer(String),
+    #[error(
+        "example `{name}` is expect={expect} and needs `at=<pointer>` naming where the error is reported"
+    )]
+    NoAt { name: String, expect: Expect },
+    #[error("example `{name}` is expect={expect} and needs `reason=\"…\"`")]
+    NoReason { name: String, expect: Expect },
+    #[error("`decoder={0}` is not accept or reject")]
+    BadDecoder(String),
+    #[error("example `{0}`: `decoder=` only records a disagreement with `expect=`; drop it")]
+    NeedlessDecoder(String),
+    #[error("`layer={0}` is not `text`")]
+    BadLayer(String),
+}
+
+fn example(info: &str, fence_line: usize, json: String) -> Result<Example, BlockError> {
     let attributes = parse_attributes(info)?;
     for key in attributes.keys() {
         if !ATTRIBUTES.contains(&key.as_str()) {
-            return Err(format!(
-                "unknown corpus attribute `{key}` (expected one of {})",
-                ATTRIBUTES.join(", ")
-            ));
+            return Err(BlockError::UnknownAttribute(key.clone()));
         }
     }
-    let required = |key: &str| {
-        attributes
-            .get(key)
-            .cloned()
-            .ok_or_else(|| format!("corpus block without `{key}=`"))
-    };
+    let required = |key: &'static str| attributes.get(key).cloned().ok_or(BlockError::Missing(key));
     let name = required("name")?;
     let valid_name = !name.is_empty()
         && name
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '_' | '.' | '-'));
     if !valid_name {
-        return Err(format!("example name `{name}` must match [a-z0-9_.-]+"));
+        return Err(BlockError::BadName(name));
     }
     let target = required("target")?;
     let expect = match required("expect")?.as_str() {
@@ -262,47 +289,37 @@ fn example(info: &str, fence_line: usize, json: String) -> Result<Example, Strin
         "invalid" => Expect::Invalid,
         "interop-only" => Expect::InteropOnly,
         other => {
-            return Err(format!(
-                "`expect={other}` is not one of valid, invalid, interop-only"
-            ));
+            return Err(BlockError::BadExpect(other.to_owned()));
         }
     };
     let at = attributes.get("at").cloned();
     if let Some(pointer) = &at {
         if !pointer.is_empty() && !pointer.starts_with('/') {
-            return Err(format!(
-                "`at={pointer}` is not a JSON pointer (write `at=\"\"` for the root)"
-            ));
+            return Err(BlockError::NotAPointer(pointer.clone()));
         }
     }
     let reason = attributes.get("reason").cloned();
     if expect != Expect::Valid {
         if at.is_none() {
-            return Err(format!(
-                "example `{name}` is expect={expect} and needs `at=<pointer>` naming where the error is reported"
-            ));
+            return Err(BlockError::NoAt { name, expect });
         }
         if reason.is_none() {
-            return Err(format!(
-                "example `{name}` is expect={expect} and needs `reason=\"…\"`"
-            ));
+            return Err(BlockError::NoReason { name, expect });
         }
     }
     let decoder_accepts = match attributes.get("decoder").map(String::as_str) {
         None => None,
         Some("accept") => Some(true),
         Some("reject") => Some(false),
-        Some(other) => return Err(format!("`decoder={other}` is not accept or reject")),
+        Some(other) => return Err(BlockError::BadDecoder(other.to_owned())),
     };
     if decoder_accepts == Some(expect != Expect::Invalid) {
-        return Err(format!(
-            "example `{name}`: `decoder=` only records a disagreement with `expect=`; drop it"
-        ));
+        return Err(BlockError::NeedlessDecoder(name));
     }
     let text_layer = match attributes.get("layer").map(String::as_str) {
         None => false,
         Some("text") => true,
-        Some(other) => return Err(format!("`layer={other}` is not `text`")),
+        Some(other) => return Err(BlockError::BadLayer(other.to_owned())),
     };
     Ok(Example {
         name,
@@ -318,13 +335,13 @@ fn example(info: &str, fence_line: usize, json: String) -> Result<Example, Strin
 }
 
 /// Parses `key=value key="quoted value"` pairs after the `json cgp-example` words.
-fn parse_attributes(info: &str) -> Result<BTreeMap<String, String>, String> {
+fn parse_attributes(info: &str) -> Result<BTreeMap<String, String>, BlockError> {
     let mut rest = info
         .trim_start()
         .strip_prefix("json")
         .map(str::trim_start)
         .and_then(|rest| rest.strip_prefix(MARKER))
-        .ok_or_else(|| format!("a corpus block's info string must start with `json {MARKER}`"))?;
+        .ok_or(BlockError::NoMarker)?;
     let mut attributes = BTreeMap::new();
     loop {
         rest = rest.trim_start();
@@ -333,16 +350,14 @@ fn parse_attributes(info: &str) -> Result<BTreeMap<String, String>, String> {
         }
         let (key, after_key) = rest
             .split_once('=')
-            .ok_or_else(|| format!("expected `key=value` in the info string, found `{rest}`"))?;
+            .ok_or_else(|| BlockError::NotKeyValue(rest.to_owned()))?;
         if key.is_empty() || key.contains(char::is_whitespace) {
-            return Err(format!(
-                "expected `key=value` in the info string, found `{rest}`"
-            ));
+            return Err(BlockError::NotKeyValue(rest.to_owned()));
         }
         let (value, remainder) = if let Some(quoted) = after_key.strip_prefix('"') {
             let end = quoted
                 .find('"')
-                .ok_or_else(|| format!("unterminated quoted value for `{key}`"))?;
+                .ok_or_else(|| BlockError::Unterminated(key.to_owned()))?;
             (quoted[..end].to_owned(), &quoted[end + 1..])
         } else {
             let end = after_key
@@ -351,7 +366,7 @@ fn parse_attributes(info: &str) -> Result<BTreeMap<String, String>, String> {
             (after_key[..end].to_owned(), &after_key[end..])
         };
         if attributes.insert(key.to_owned(), value).is_some() {
-            return Err(format!("attribute `{key}` given twice"));
+            return Err(BlockError::Twice(key.to_owned()));
         }
         rest = remainder;
     }

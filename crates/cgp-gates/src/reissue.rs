@@ -65,7 +65,7 @@ pub fn same_wire(
         let (released, reissued) = match compiled {
             Ok(validators) => validators,
             Err(problem) => {
-                problems.push(problem);
+                problems.push(problem.to_string());
                 continue;
             }
         };
@@ -140,17 +140,54 @@ pub fn same_wire(
     }
 }
 
-fn compile(pair: &Pair<'_>) -> Result<(Validator, Validator), String> {
-    let build = |text: &str, what: &str| -> Result<Validator, String> {
-        let bundle = Bundle::from_published(text)
-            .map_err(|error| format!("{} ({what}): {error}", pair.path))?;
+/// Why one bundle of a pair cannot be judged with.
+#[derive(Debug, thiserror::Error)]
+enum Unusable {
+    /// Not a published bundle.
+    #[error("{path} ({what}): {error}")]
+    Unpublished {
+        path: String,
+        what: &'static str,
+        error: cgp_schema::PublishedBundleError,
+    },
+    /// A bundle of the other profile.
+    #[error("{path} ({what}) states the {found} profile, not {expected}")]
+    OtherProfile {
+        path: String,
+        what: &'static str,
+        found: Profile,
+        expected: Profile,
+    },
+    /// A bundle the validator cannot compile.
+    #[error("{path} ({what}): {problems}")]
+    Uncompilable {
+        path: String,
+        what: &'static str,
+        problems: cgp_schema::Diagnostics,
+    },
+}
+
+fn compile(pair: &Pair<'_>) -> Result<(Validator, Validator), Unusable> {
+    let build = |text: &str, what: &'static str| -> Result<Validator, Unusable> {
+        let path = pair.path.to_owned();
+        let bundle = Bundle::from_published(text).map_err(|error| Unusable::Unpublished {
+            path: path.clone(),
+            what,
+            error,
+        })?;
         if bundle.profile != pair.profile {
-            return Err(format!(
-                "{} ({what}) states the {} profile, not {}",
-                pair.path, bundle.profile, pair.profile
-            ));
+            return Err(Unusable::OtherProfile {
+                path,
+                what,
+                found: bundle.profile,
+                expected: pair.profile,
+            });
         }
-        Validator::new(&bundle).map_err(|problems| format!("{} ({what}): {problems}", pair.path))
+        Validator::new(&bundle).map_err(|problems| Unusable::Uncompilable {
+            path,
+            what,
+            problems,
+        })
     };
     Ok((
         build(pair.released, "released")?,

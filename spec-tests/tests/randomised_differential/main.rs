@@ -49,7 +49,10 @@ const CASES: u32 = 10_000;
 
 /// The deeply nested strategies need more stack than a test thread has in a
 /// debug build, so the runner gets a thread of its own.
+// Full tier: 10,000 cases through every decoder took 24 s of a warm
+// `cargo test --workspace` (debug build, 2 cores).
 #[test]
+#[ignore = "full tier"]
 fn every_generated_envelope_travels_the_same_way_through_every_decoder() {
     let outcome = on_a_big_stack(|| {
         let config = ProptestConfig {

@@ -126,6 +126,19 @@ impl Tree {
             .unwrap_or_else(|| panic!("{needle} not in {file}"))
     }
 
+    /// `line:col` (1-based, the column in characters) of `at` in the first
+    /// line of `file` containing `needle`, as the gates print a place.
+    pub fn place_of(&self, file: &str, needle: &str, at: &str) -> String {
+        let line = self.line_of(file, needle);
+        let text = std::fs::read_to_string(self.0.join(file)).expect("read");
+        let content = text.lines().nth(line - 1).expect("line");
+        let byte = content
+            .find(at)
+            .unwrap_or_else(|| panic!("{at} not in line {line} of {file}"));
+        let column = content[..byte].chars().count() + 1;
+        format!("{line}:{column}")
+    }
+
     /// `line:col` (1-based) of the value of the first member `"member"` in
     /// `file`, where `cgp diff` and the bump gate place a change to it.
     pub fn value_place_of(&self, file: &str, member: &str) -> String {

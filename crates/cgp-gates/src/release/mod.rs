@@ -23,7 +23,61 @@ mod gate;
 mod set_version;
 
 pub use gate::{BumpProblem, Verdict, judge};
-pub use set_version::set_version;
+pub use set_version::{SetVersionError, set_version};
+
+/// Why [`Manifest::bless`] or [`Manifest::reissue`] refuses a version.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReleaseError {
+    /// The version is released with other files or other bytes.
+    #[error(
+        "{version} is already released and frozen, and these files would differ from it: {}; bump the version instead",
+        differing.join(", ")
+    )]
+    Frozen {
+        /// The version to release.
+        version: ProtocolVersion,
+        /// The repository-relative paths that would differ, sorted.
+        differing: Vec<String>,
+    },
+    /// The version names another protocol than the released ones.
+    #[error("{version} is not a version of {protocol}, the released protocol")]
+    OtherProtocol {
+        /// The version to release.
+        version: ProtocolVersion,
+        /// The protocol the manifest releases.
+        protocol: String,
+    },
+    /// The version is older than the latest release.
+    #[error("{version} is older than the latest release {latest}")]
+    Older {
+        /// The version to release.
+        version: ProtocolVersion,
+        /// The latest release.
+        latest: ProtocolVersion,
+    },
+    /// There is nothing to freeze.
+    #[error("{version} has no files to release")]
+    NoFiles {
+        /// The version to release.
+        version: ProtocolVersion,
+    },
+    /// A re-issue of a version that is not released.
+    #[error("{version} is not released, so there is nothing to re-issue")]
+    NotReleased {
+        /// The version to re-issue.
+        version: ProtocolVersion,
+    },
+    /// A re-issue that would add a file to a release.
+    #[error(
+        "{path} is not a file of released {version}; a re-issue replaces bytes, it adds no files"
+    )]
+    NotReleasedFile {
+        /// The repository-relative path.
+        path: String,
+        /// The version to re-issue.
+        version: ProtocolVersion,
+    },
+}
 
 /// One released version: its frozen files and their digests.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -243,7 +297,7 @@ impl Manifest {
         &mut self,
         version: &ProtocolVersion,
         files: &BTreeMap<String, String>,
-    ) -> Result<Blessing, String> {
+    ) -> Result<Blessing, ReleaseError> {
         let digests: BTreeMap<String, String> = files
             .iter()
             .map(|(path, text)| (path.clone(), cgp_schema::digest::of(text.as_bytes())))
@@ -252,36 +306,38 @@ impl Manifest {
             if existing.files == digests {
                 return Ok(Blessing::AlreadyReleased);
             }
-            let differing: Vec<&str> = existing
+            let differing: Vec<String> = existing
                 .files
                 .keys()
                 .chain(digests.keys())
                 .filter(|path| existing.files.get(*path) != digests.get(*path))
-                .map(String::as_str)
+                .cloned()
                 .collect::<BTreeSet<_>>()
                 .into_iter()
                 .collect();
-            return Err(format!(
-                "{version} is already released and frozen, and these files would differ from it: {}; bump the version instead",
-                differing.join(", ")
-            ));
+            return Err(ReleaseError::Frozen {
+                version: version.clone(),
+                differing,
+            });
         }
         if let Some(latest) = self.latest() {
             if latest.version.name != version.name {
-                return Err(format!(
-                    "{version} is not a version of {}, the released protocol",
-                    latest.version.name
-                ));
+                return Err(ReleaseError::OtherProtocol {
+                    version: version.clone(),
+                    protocol: latest.version.name.clone(),
+                });
             }
             if version.key() < latest.version.key() {
-                return Err(format!(
-                    "{version} is older than the latest release {}",
-                    latest.version
-                ));
+                return Err(ReleaseError::Older {
+                    version: version.clone(),
+                    latest: latest.version.clone(),
+                });
             }
         }
         if digests.is_empty() {
-            return Err(format!("{version} has no files to release"));
+            return Err(ReleaseError::NoFiles {
+                version: version.clone(),
+            });
         }
         self.releases.push(Release {
             version: version.clone(),
@@ -301,16 +357,19 @@ impl Manifest {
         &mut self,
         version: &ProtocolVersion,
         files: &BTreeMap<String, String>,
-    ) -> Result<Vec<String>, String> {
+    ) -> Result<Vec<String>, ReleaseError> {
         let release = self
             .releases
             .iter_mut()
             .find(|release| &release.version == version)
-            .ok_or_else(|| format!("{version} is not released, so there is nothing to re-issue"))?;
+            .ok_or_else(|| ReleaseError::NotReleased {
+                version: version.clone(),
+            })?;
         if let Some(path) = files.keys().find(|path| !release.files.contains_key(*path)) {
-            return Err(format!(
-                "{path} is not a file of released {version}; a re-issue replaces bytes, it adds no files"
-            ));
+            return Err(ReleaseError::NotReleasedFile {
+                path: path.clone(),
+                version: version.clone(),
+            });
         }
         let mut changed = Vec::new();
         for (path, text) in files {

@@ -1,10 +1,54 @@
 //! `set-version`: the version the schemas declare, rewritten in place in the
 //! files that own it, nothing else touched.
 
-use cgp_schema::json_text;
-use cgp_schema::version::ProtocolVersion;
+use cgp_schema::json_text::{self, ParseError};
+use cgp_schema::version::{ProtocolVersion, VersionError};
 use serde_json::Value;
 use std::collections::BTreeMap;
+
+/// Why [`set_version`] cannot move the schemas to a version.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetVersionError {
+    /// The sources hold no envelope schema, which declares the version.
+    #[error("there is no {file}")]
+    NoEnvelope {
+        /// The envelope's path, as the sources name files.
+        file: &'static str,
+    },
+    /// A source file is not JSON.
+    #[error("{path}: {error}")]
+    Unparsable {
+        /// The file, as the sources name it.
+        path: String,
+        /// Why, at which line and column.
+        error: ParseError,
+    },
+    /// The envelope declares no version.
+    #[error("{path} declares no `x-cgp-protocol-version`")]
+    Undeclared {
+        /// The envelope's path.
+        path: String,
+    },
+    /// The envelope declares a version that is not one.
+    #[error(transparent)]
+    Declared(#[from] VersionError),
+    /// The version asked for names another protocol.
+    #[error("{to} is not a version of {protocol}, the protocol the schemas describe")]
+    OtherProtocol {
+        /// The version asked for.
+        to: ProtocolVersion,
+        /// The protocol the schemas declare.
+        protocol: String,
+    },
+    /// A string the version owns is not where the parser placed it.
+    #[error("{path}: cannot find the string at {pointer}")]
+    NoString {
+        /// The file.
+        path: String,
+        /// The JSON pointer of the string.
+        pointer: String,
+    },
+}
 
 /// The edits that move source schemas to version `to`: the declaration
 /// `x-cgp-protocol-version` in the envelope and, when the major family changes,
@@ -16,29 +60,37 @@ use std::collections::BTreeMap;
 pub fn set_version(
     sources: &[(String, String)],
     to: &ProtocolVersion,
-) -> Result<BTreeMap<String, String>, String> {
+) -> Result<BTreeMap<String, String>, SetVersionError> {
+    let unparsable = |path: &str| {
+        let path = path.to_owned();
+        move |error| SetVersionError::Unparsable { path, error }
+    };
     let envelope = sources
         .iter()
         .find(|(path, _)| path == cgp_schema::source::ENVELOPE_FILE)
-        .ok_or_else(|| format!("there is no {}", cgp_schema::source::ENVELOPE_FILE))?;
+        .ok_or(SetVersionError::NoEnvelope {
+            file: cgp_schema::source::ENVELOPE_FILE,
+        })?;
     let declared = json_text::parse(&envelope.1)
-        .map_err(|error| format!("{}: {error}", envelope.0))?
+        .map_err(unparsable(&envelope.0))?
         .value
         .get("x-cgp-protocol-version")
         .and_then(Value::as_str)
         .map(str::to_owned)
-        .ok_or_else(|| format!("{} declares no `x-cgp-protocol-version`", envelope.0))?;
-    let from: ProtocolVersion = declared.parse().map_err(|error| format!("{error}"))?;
+        .ok_or_else(|| SetVersionError::Undeclared {
+            path: envelope.0.clone(),
+        })?;
+    let from: ProtocolVersion = declared.parse()?;
     if from.name != to.name {
-        return Err(format!(
-            "{to} is not a version of {}, the protocol the schemas describe",
-            from.name
-        ));
+        return Err(SetVersionError::OtherProtocol {
+            to: to.clone(),
+            protocol: from.name,
+        });
     }
     let new_family = from.major != to.major;
     let mut changed = BTreeMap::new();
     for (path, text) in sources {
-        let document = json_text::parse(text).map_err(|error| format!("{path}: {error}"))?;
+        let document = json_text::parse(text).map_err(unparsable(path))?;
         let mut edits: Vec<(String, String)> = Vec::new();
         if path == cgp_schema::source::ENVELOPE_FILE {
             edits.push(("/x-cgp-protocol-version".into(), to.to_string()));
@@ -60,7 +112,10 @@ pub fn set_version(
             let span = document
                 .position(&pointer)
                 .and_then(|position| string_span(text, position.line, position.column))
-                .ok_or_else(|| format!("{path}: cannot find the string at {pointer}"))?;
+                .ok_or_else(|| SetVersionError::NoString {
+                    path: path.clone(),
+                    pointer: pointer.clone(),
+                })?;
             spans.push((span, value));
         }
         spans.sort_by_key(|(span, _)| std::cmp::Reverse(span.0));

@@ -106,7 +106,9 @@ fn the_manifest_renders_sorted_and_parses_back() {
         Ok(Blessing::Released)
     );
     assert_eq!(
-        manifest.bless(&version("demo/1.2"), &files("demo-1.2")),
+        manifest
+            .bless(&version("demo/1.2"), &files("demo-1.2"))
+            .map_err(|error| error.to_string()),
         Err("demo/1.2 is older than the latest release demo/1.10".into())
     );
     let text = manifest.render();
@@ -122,7 +124,8 @@ fn the_manifest_renders_sorted_and_parses_back() {
         "S".into(),
     );
     assert_eq!(
-        manifest.bless(&version("demo/1.10"), &changed),
+        manifest.bless(&version("demo/1.10"), &changed)
+            .map_err(|error| error.to_string()),
         Err("demo/1.10 is already released and frozen, and these files would differ from it: generated/schema/demo-1.10/strict.schema.json; bump the version instead".into())
     );
 }
@@ -160,12 +163,15 @@ fn a_reissue_keeps_every_digest_a_file_had() {
     let text = manifest.render();
     assert_eq!(Manifest::parse("m.json", &text), Ok(manifest.clone()));
     assert_eq!(
-        manifest.reissue(&version("demo/1.1"), &one("d")),
+        manifest
+            .reissue(&version("demo/1.1"), &one("d"))
+            .map_err(|error| error.to_string()),
         Err("demo/1.1 is not released, so there is nothing to re-issue".into())
     );
     let other = BTreeMap::from([("generated/x".to_owned(), "x".to_owned())]);
     assert_eq!(
-        manifest.reissue(&version("demo/1.0"), &other),
+        manifest.reissue(&version("demo/1.0"), &other)
+            .map_err(|error| error.to_string()),
         Err("generated/x is not a file of released demo/1.0; a re-issue replaces bytes, it adds no files".into())
     );
     // The form before re-issues (one digest a file) still reads.
@@ -262,7 +268,7 @@ fn set_version_rewrites_only_what_the_version_owns() {
         )
     );
     assert_eq!(
-        set_version(&sources, &version("other/2.0")),
+        set_version(&sources, &version("other/2.0")).map_err(|error| error.to_string()),
         Err("other/2.0 is not a version of demo, the protocol the schemas describe".into())
     );
 }

@@ -21,7 +21,8 @@
 //! schemars cannot express; the byte-level differential tests pin those.
 //!
 //! Every [`Mismatch`] names the member and where it is written on both sides, e.g.
-//! `ContextFrame.recorded_at: optional in crates/cgp-types/src/frame.rs:120, missing from schema/types/context-frame.schema.json:88`.
+//! `ContextFrame.recorded_at: optional in crates/cgp-types/src/frame.rs:120:5, missing from schema/types/context-frame.schema.json:88:20`,
+//! each place a [`Location`] (`file:line:col`) as the other gates print them.
 
 mod rust_source;
 mod walk;
@@ -29,6 +30,8 @@ mod walk;
 pub use rust_source::RustSource;
 
 use cgp_schema::bundle::Bundle;
+use cgp_schema::json_text::Position;
+use cgp_schema::model::Location;
 use cgp_schema::source::SchemaSet;
 use serde_json::Value;
 use std::fmt;
@@ -149,30 +152,32 @@ pub fn version_agreement(set: &SchemaSet, sources: &[(String, String)]) -> Vec<M
     let declared = set.version.to_string();
     let declared_at = set
         .envelope()
-        .map(|file| {
-            file.document
-                .nearest_position("/x-cgp-protocol-version")
-                .line
-        })
-        .unwrap_or(1);
-    let schema_at = format!(
-        "{}:{declared_at}",
-        set.shown(cgp_schema::source::ENVELOPE_FILE)
-    );
+        .map(|file| file.document.nearest_position("/x-cgp-protocol-version"))
+        .unwrap_or(Position { line: 1, column: 1 });
+    let schema_at = Location {
+        file: set.shown(cgp_schema::source::ENVELOPE_FILE),
+        line: declared_at.line,
+        column: declared_at.column,
+    };
     let mut mismatches = Vec::new();
     for (file, text) in sources {
         let found = text.lines().enumerate().find_map(|(index, line)| {
             let rest = line
                 .trim()
                 .strip_prefix("pub const PROTOCOL_VERSION: &str = \"")?;
-            Some((index + 1, rest.split('"').next()?.to_owned()))
+            let at = Location {
+                file: file.clone(),
+                line: index + 1,
+                column: line.chars().take_while(|c| c.is_whitespace()).count() + 1,
+            };
+            Some((at, rest.split('"').next()?.to_owned()))
         });
         match found {
             Some((_, value)) if value == declared => {}
-            Some((line, value)) => mismatches.push(Mismatch {
+            Some((at, value)) => mismatches.push(Mismatch {
                 path: "PROTOCOL_VERSION".into(),
                 kind: MismatchKind::Version,
-                message: format!("{file}:{line} says {value}, {schema_at} declares {declared}"),
+                message: format!("{at} says {value}, {schema_at} declares {declared}"),
             }),
             None => mismatches.push(Mismatch {
                 path: "PROTOCOL_VERSION".into(),

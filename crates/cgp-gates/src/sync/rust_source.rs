@@ -1,16 +1,19 @@
-//! Where the hand-written types are written: a line index of their Rust sources,
-//! so a mismatch can name `crates/cgp-types/src/frame.rs:120`.
+//! Where the hand-written types are written: a position index of their Rust
+//! sources, so a mismatch can name `crates/cgp-types/src/frame.rs:120:5`, as
+//! every other gate names a place (`cgp_schema::model::Location`).
 
+use cgp_schema::model::Location;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// Where the hand-written types are written: a line index of the Rust sources.
+/// Where the hand-written types are written: a position index of the Rust
+/// sources.
 #[derive(Debug, Clone, Default)]
 pub struct RustSource {
-    /// Type name to (file, line).
-    types: BTreeMap<String, (String, usize)>,
-    /// (type or `Type::Variant`, JSON member name) to (file, line).
-    members: BTreeMap<(String, String), (String, usize)>,
+    /// Type name to where its `pub struct` or `pub enum` starts.
+    types: BTreeMap<String, Location>,
+    /// (type or `Type::Variant`, JSON member name) to where its field starts.
+    members: BTreeMap<(String, String), Location>,
 }
 
 impl RustSource {
@@ -47,12 +50,15 @@ impl RustSource {
         let mut current_variant: Option<String> = None;
         let mut pending_rename: Option<String> = None;
         for (index, raw) in text.lines().enumerate() {
-            let line = index + 1;
             let trimmed = raw.trim();
+            // The 1-based character column of the line's first non-blank.
+            let location = Location {
+                file: file.to_owned(),
+                line: index + 1,
+                column: raw.chars().take_while(|c| c.is_whitespace()).count() + 1,
+            };
             if let Some(name) = item_name(trimmed) {
-                self.types
-                    .entry(name.clone())
-                    .or_insert((file.to_owned(), line));
+                self.types.entry(name.clone()).or_insert(location);
                 current_type = Some(name);
                 current_variant = None;
                 pending_rename = None;
@@ -83,9 +89,7 @@ impl RustSource {
                     Some(variant) if indent >= 8 => format!("{owner}::{variant}"),
                     _ => owner.clone(),
                 };
-                self.members
-                    .entry((owner, json))
-                    .or_insert((file.to_owned(), line));
+                self.members.entry((owner, json)).or_insert(location);
             } else if !trimmed.starts_with("#[") && !trimmed.starts_with("//") {
                 pending_rename = None;
             }
@@ -94,7 +98,7 @@ impl RustSource {
 
     pub(super) fn type_location(&self, name: &str) -> String {
         match self.types.get(name) {
-            Some((file, line)) => format!("{file}:{line}"),
+            Some(location) => location.to_string(),
             None => format!("the Rust type `{name}`"),
         }
     }
@@ -112,14 +116,14 @@ impl RustSource {
         }
         keys.push(owner.to_owned());
         for key in &keys {
-            if let Some((file, line)) = self.members.get(&(key.clone(), member.to_owned())) {
-                return format!("{file}:{line}");
+            if let Some(location) = self.members.get(&(key.clone(), member.to_owned())) {
+                return location.to_string();
             }
         }
-        if let Some(((_, _), (file, line))) = self.members.iter().find(|((holder, name), _)| {
+        if let Some((_, location)) = self.members.iter().find(|((holder, name), _)| {
             name == member && variant.is_some_and(|v| holder.ends_with(&format!("::{v}")))
         }) {
-            return format!("{file}:{line}");
+            return location.to_string();
         }
         self.type_location(owner)
     }
@@ -166,15 +170,15 @@ mod tests {
         );
         assert_eq!(
             index.member_location("Provenance", None, "type"),
-            "src/frame.rs:3"
+            "src/frame.rs:3:5"
         );
         assert_eq!(
             index.member_location("Provenance", None, "uri"),
-            "src/frame.rs:4"
+            "src/frame.rs:4:5"
         );
         assert_eq!(
             index.member_location("Envelope", Some("Query"), "id"),
-            "src/frame.rs:8"
+            "src/frame.rs:8:9"
         );
         assert_eq!(
             index.member_location("Missing", None, "x"),

@@ -96,10 +96,10 @@ struct Walk<'a> {
     out: Vec<Mismatch>,
 }
 
-/// `file:line` of a place, or the bundle pointer when it has no file position.
+/// `file:line:col` of a place, or the bundle pointer when it has no file position.
 fn shown(place: &Place, contract: Contract) -> String {
     match &place.location {
-        Some(location) => format!("{}:{}", location.file, location.line),
+        Some(location) => location.to_string(),
         None => format!("the {} bundle at {}", contract.profile(), place.pointer),
     }
 }

@@ -336,7 +336,7 @@ fn rewrite_references(
                     ),
                 )),
             },
-            Err(message) => problems.push(set.diagnostic_at(from, "", message)),
+            Err(problem) => problems.push(set.diagnostic_at(from, "", problem.to_string())),
         }
     });
 }

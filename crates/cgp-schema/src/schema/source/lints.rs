@@ -156,11 +156,11 @@ impl Checker<'_> {
                     Some(pointer),
                     "an envelope branch must reference a whole variant file, not a part of one",
                 )),
-                Err(message) => problems.push(Diagnostic::at(
+                Err(problem) => problems.push(Diagnostic::at(
                     shown.clone(),
                     envelope.document.nearest_position(&pointer),
                     Some(format!("{pointer}/$ref")),
-                    message,
+                    problem.to_string(),
                 )),
             }
         }
@@ -365,7 +365,7 @@ impl Checker<'_> {
                                     found.push((at, true, format!("`$ref` `{reference}` points at an envelope variant; variants are listed by the envelope only")));
                                 }
                             }
-                            Err(message) => found.push((at, true, message)),
+                            Err(problem) => found.push((at, true, problem.to_string())),
                         },
                         None => found.push((at, true, "`$ref` must be a string".into())),
                     }

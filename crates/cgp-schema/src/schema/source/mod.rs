@@ -190,7 +190,7 @@ impl SchemaSet {
     }
 
     /// Resolves a `$ref` written in the file at `from`, reading local files only.
-    pub(crate) fn resolve(&self, from: &str, reference: &str) -> Result<Target, String> {
+    pub(crate) fn resolve(&self, from: &str, reference: &str) -> Result<Target, RefError> {
         resolve_reference(&self.id_base, from, reference, |path| self.files.get(path))
     }
 }
@@ -199,51 +199,115 @@ pub(super) fn string_member<'m>(map: &'m Map<String, Value>, key: &str) -> Optio
     map.get(key).and_then(Value::as_str)
 }
 
+/// Why a `$ref` does not resolve; the loader reports it at the `$ref`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RefError {
+    /// A plain-name fragment (`#name`).
+    #[error(
+        "`$ref` `{reference}` uses a plain-name fragment; only JSON pointer fragments (`#/…`) are supported"
+    )]
+    PlainNameFragment {
+        /// The `$ref` as written.
+        reference: String,
+    },
+    /// An absolute URI under the id base that climbs out of it.
+    #[error("`$ref` `{reference}` leaves the schema root")]
+    LeavesRoot {
+        /// The `$ref` as written.
+        reference: String,
+    },
+    /// A relative path with more `../` than directories.
+    #[error("`$ref` `{reference}` leaves the schema root (too many `../`)")]
+    TooManyParents {
+        /// The `$ref` as written.
+        reference: String,
+    },
+    /// An absolute URI outside the id base: never fetched.
+    #[error(
+        "`$ref` `{reference}` points outside this schema set; references resolve from local files under the schema root only and are never fetched"
+    )]
+    Outside {
+        /// The `$ref` as written.
+        reference: String,
+    },
+    /// An absolute path.
+    #[error("`$ref` `{reference}` is an absolute path; write it relative to the referring file")]
+    AbsolutePath {
+        /// The `$ref` as written.
+        reference: String,
+    },
+    /// A path that is no schema file of the set.
+    #[error(
+        "`$ref` `{reference}` names `{path}`, which is not a schema file under the schema root"
+    )]
+    NoFile {
+        /// The `$ref` as written.
+        reference: String,
+        /// The path it names, relative to the schema root.
+        path: String,
+    },
+    /// A pointer to nothing in the file it names.
+    #[error("`$ref` `{reference}`: `{path}` has nothing at `{pointer}`")]
+    NothingAt {
+        /// The `$ref` as written.
+        reference: String,
+        /// The file, relative to the schema root.
+        path: String,
+        /// The decoded JSON pointer.
+        pointer: String,
+    },
+}
+
 /// Resolves `reference`, written in the file at `from`, to a file and pointer.
 pub(super) fn resolve_reference<'f>(
     id_base: &str,
     from: &str,
     reference: &str,
     lookup: impl Fn(&str) -> Option<&'f SchemaFile>,
-) -> Result<Target, String> {
+) -> Result<Target, RefError> {
+    let written = || reference.to_owned();
     let (location, fragment) = reference.split_once('#').unwrap_or((reference, ""));
     if !fragment.is_empty() && !fragment.starts_with('/') {
-        return Err(format!(
-            "`$ref` `{reference}` uses a plain-name fragment; only JSON pointer fragments (`#/…`) are supported"
-        ));
+        return Err(RefError::PlainNameFragment {
+            reference: written(),
+        });
     }
     let path = if location.is_empty() {
         from.to_owned()
     } else if has_scheme(location) {
         match location.strip_prefix(id_base) {
-            Some(rest) => normalise_path("", rest)
-                .ok_or_else(|| format!("`$ref` `{reference}` leaves the schema root"))?,
+            Some(rest) => normalise_path("", rest).ok_or_else(|| RefError::LeavesRoot {
+                reference: written(),
+            })?,
             None => {
-                return Err(format!(
-                    "`$ref` `{reference}` points outside this schema set; references resolve from local files under the schema root only and are never fetched"
-                ));
+                return Err(RefError::Outside {
+                    reference: written(),
+                });
             }
         }
     } else if location.starts_with('/') || location.starts_with("//") {
-        return Err(format!(
-            "`$ref` `{reference}` is an absolute path; write it relative to the referring file"
-        ));
+        return Err(RefError::AbsolutePath {
+            reference: written(),
+        });
     } else {
         let directory = from.rsplit_once('/').map_or("", |(dir, _)| dir);
-        normalise_path(directory, location).ok_or_else(|| {
-            format!("`$ref` `{reference}` leaves the schema root (too many `../`)")
+        normalise_path(directory, location).ok_or_else(|| RefError::TooManyParents {
+            reference: written(),
         })?
     };
-    let target = lookup(&path).ok_or_else(|| {
-        format!(
-            "`$ref` `{reference}` names `{path}`, which is not a schema file under the schema root"
-        )
-    })?;
+    let Some(target) = lookup(&path) else {
+        return Err(RefError::NoFile {
+            reference: written(),
+            path,
+        });
+    };
     let pointer = percent_decode(fragment);
     if target.document.position(&pointer).is_none() {
-        return Err(format!(
-            "`$ref` `{reference}`: `{path}` has nothing at `{pointer}`"
-        ));
+        return Err(RefError::NothingAt {
+            reference: written(),
+            path,
+            pointer,
+        });
     }
     Ok(Target { path, pointer })
 }
