@@ -2,12 +2,12 @@
 // Do not edit: change schema/ or crates/cgp-codegen/src/typescript/codec.rs
 // and run `cargo xtask codegen`.
 //
-// The fast path: a decode and an encode function per type (see fast.ts).
+// The fast path: a read and an encode function per type (see fast.ts).
 
 import {
-  ABSENT, MISS, begin, bigInt, bool, closes, exactly, f32, finish, int, isNull, member, miss,
-  more, nul, release, num, oneOf, open, peekTag, record, str, strLength, writeBigInt, writeBool, writeF32, writeInt,
-  writeList, writeNum, writeOneOf, writeStr,
+  ABSENT, MISS, begin, bigInt, bool, closes, exactly, f32, finish, int, isNull, member, miss, more,
+  nul, num, oneOf, open, peekTag, record, release, str, strLength, writeBigInt, writeBool, writeF32,
+  writeInt, writeList, writeNum, writeOneOf, writeStr,
 } from "./fast.js";
 import { encodeAny, sameValue } from "./exact.js";
 
@@ -2545,6 +2545,8 @@ export function encodeFast(envelope: unknown): string {
 }
 
 // Helpers a schema need not use.
-void [ABSENT, bigInt, bool, closes, exactly, f32, int, isNull, miss, more, nul, num, oneOf, open,
-  peekTag, str, strLength,
-  writeBigInt, writeBool, writeF32, writeInt, writeList, writeNum, writeOneOf, writeStr, encodeAny, sameValue];
+void [
+  ABSENT, MISS, begin, bigInt, bool, closes, exactly, f32, finish, int, isNull, member, miss, more,
+  nul, num, oneOf, open, peekTag, record, release, str, strLength, writeBigInt, writeBool, writeF32,
+  writeInt, writeList, writeNum, writeOneOf, writeStr, encodeAny, sameValue,
+];

@@ -10,18 +10,17 @@
 // - members in any order, each at most once (a duplicate or a member the
 //   types do not name is a miss), whitespace where JSON allows it;
 // - strings by finding their closing quote, and taking the text between as it
-//   is where no backslash lies before it; a string with escapes is read by
-//   `JSON.parse` of that string alone, and one holding an escaped lone
-//   surrogate is a miss; control characters are sought only in a line that
-//   holds one;
+//   is where no backslash lies before it; a string with escapes is built of
+//   the runs between them and what each escape stands for, and one holding an
+//   escaped lone surrogate is a miss;
 // - numbers as spelled: an integer member takes an integer spelling of at most
 //   15 digits (which a double holds exactly) and nothing else; a float member
 //   takes any JSON number, read by `Number` as the exact path reads it;
+// - control characters and lone surrogates: one scan of the line looks for
+//   both; a lone surrogate is a miss, and a line holding a control character
+//   (JSON whitespace outside strings, say) has each string checked for one;
 // - nesting only as deep as the types nest, which codegen checks is within
 //   the reference's limit.
-//
-// - lone surrogates: a line holding a surrogate is checked for a lone one,
-//   which is a miss.
 
 import { formatFloat } from "./numbers.js";
 
@@ -130,16 +129,27 @@ export function more(close: number): boolean {
   throw MISS;
 }
 
-/** Reads a member's name and the colon after it. A name with an escape is a
- * miss: the types' names need none. */
-export function key(): string {
-  if (next() !== 0x22) throw MISS;
+/** Where the member name that comes next closes (the index of its closing
+ * quote). A name with an escape is a miss: the types' names need none. */
+function nameEnd(): number {
+  if (text.charCodeAt(at) !== 0x22 && next() !== 0x22) throw MISS;
   const close = text.indexOf('"', at + 1);
   if (close < 0 || close > escapeAt) throw MISS;
-  const name = text.slice(at + 1, close);
+  return close;
+}
+
+/** Reads the colon after a member name that closes at `close`. */
+function colonAfter(close: number): void {
   at = close + 1;
-  if (next() !== 0x3a) throw MISS;
+  if (text.charCodeAt(at) !== 0x3a && next() !== 0x3a) throw MISS;
   at += 1;
+}
+
+/** Reads a member's name and the colon after it. */
+export function key(): string {
+  const close = nameEnd();
+  const name = text.slice(at + 1, close);
+  colonAfter(close);
   return name;
 }
 
@@ -148,34 +158,19 @@ export function key(): string {
  * after the last member read (canonical text writes members in their declared
  * order, some left out), then from the first; a name of another length is
  * passed over without a comparison. (Slicing the name and comparing it whole
- * measured faster than `startsWith` or comparing character by character.) A
- * name with an escape is a miss: the types' names need none. */
+ * measured faster than `startsWith` or comparing character by character.) */
 export function member(names: readonly string[], from: number): number {
-  if (text.charCodeAt(at) !== 0x22 && next() !== 0x22) throw MISS;
-  const close = text.indexOf('"', at + 1);
-  if (close < 0 || close > escapeAt) throw MISS;
+  const close = nameEnd();
   const length = close - at - 1;
   let name: string | undefined;
-  let found = -1;
-  for (let i = from; i < names.length; i += 1) {
+  for (let tried = 0, i = from; tried < names.length; tried += 1, i += 1) {
+    if (i === names.length) i = 0;
     if (names[i]!.length === length && (name ??= text.slice(at + 1, close)) === names[i]) {
-      found = i;
-      break;
+      colonAfter(close);
+      return i;
     }
   }
-  if (found < 0) {
-    for (let i = 0; i < from; i += 1) {
-      if (names[i]!.length === length && (name ??= text.slice(at + 1, close)) === names[i]) {
-        found = i;
-        break;
-      }
-    }
-    if (found < 0) throw MISS;
-  }
-  at = close + 1;
-  if (text.charCodeAt(at) !== 0x3a && next() !== 0x3a) throw MISS;
-  at += 1;
-  return found;
+  throw MISS;
 }
 
 /** Reads `null` when it comes next. */
@@ -194,7 +189,7 @@ export function str(): string {
   const start = at + 1;
   const close = text.indexOf('"', start);
   if (close < 0) throw MISS;
-  if (close > escapeAt) return escaped(start);
+  if (close > escapeAt) return escaped(start, close);
   at = close + 1;
   const value = text.slice(start, close);
   if (controls && CONTROL.test(value)) throw MISS;
@@ -229,13 +224,13 @@ function hex4(from: number): number {
 }
 
 /** A string holding an escape (the first at `escapeAt`), from `start`
- * (after its opening quote): its plain runs as they are, each escape as
- * what it stands for; an escaped lone surrogate is a miss. */
-function escaped(start: number): string {
+ * (after its opening quote), `quote` the first quote after it: its plain runs
+ * as they are, each escape as what it stands for; an escaped lone surrogate
+ * is a miss. */
+function escaped(start: number, quote: number): string {
   let value = "";
   let from = start;
   let slash = escapeAt;
-  let quote = text.indexOf('"', from);
   for (;;) {
     if (quote < from) quote = text.indexOf('"', from);
     if (quote < 0) throw MISS;

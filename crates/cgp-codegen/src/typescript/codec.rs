@@ -20,6 +20,64 @@ const MAX_DEPTH: usize = 127;
 /// The largest integer a `number` holds exactly, as the fast path's bounds.
 const SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
+/// What `codec.ts` takes from `fast.ts`: the reader and the writers.
+const FAST_HELPERS: [&str; 31] = [
+    "ABSENT",
+    "MISS",
+    "begin",
+    "bigInt",
+    "bool",
+    "closes",
+    "exactly",
+    "f32",
+    "finish",
+    "int",
+    "isNull",
+    "member",
+    "miss",
+    "more",
+    "nul",
+    "num",
+    "oneOf",
+    "open",
+    "peekTag",
+    "record",
+    "release",
+    "str",
+    "strLength",
+    "writeBigInt",
+    "writeBool",
+    "writeF32",
+    "writeInt",
+    "writeList",
+    "writeNum",
+    "writeOneOf",
+    "writeStr",
+];
+
+/// What `codec.ts` takes from `exact.ts`.
+const EXACT_HELPERS: [&str; 2] = ["encodeAny", "sameValue"];
+
+/// `names`, each followed by a comma, in lines of about 100 characters at
+/// most, each indented by two spaces and ended by a line feed.
+fn listed(names: &[&str]) -> String {
+    let mut out = String::new();
+    let mut line = String::from(" ");
+    for name in names {
+        if line.len() > 1 && line.len() + name.len() > 98 {
+            out.push_str(&line);
+            out.push('\n');
+            line = String::from(" ");
+        }
+        line.push(' ');
+        line.push_str(name);
+        line.push(',');
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
 /// Writes `codec.ts` from the table of shapes (the named types and
 /// `Envelope`). When the types nest deeper than the reference reads, or refer
 /// to themselves, the fast path is left out and every line takes the exact
@@ -40,20 +98,26 @@ pub(super) fn generate(shapes: &Map<String, Value>, header: &str) -> String {
     );
     let fast = depth.is_some_and(|depth| depth <= MAX_DEPTH);
     let mut out = String::from(header);
-    out.push_str(
-        "\nimport {\n  ABSENT, MISS, begin, bigInt, bool, closes, exactly, f32, finish, int, isNull, member, miss,\n  \
-         more, nul, release, num, oneOf, open, peekTag, record, str, strLength, writeBigInt, writeBool, writeF32, writeInt,\n  \
-         writeList, writeNum, writeOneOf, writeStr,\n} from \"./fast.js\";\nimport { encodeAny, sameValue } from \"./exact.js\";\n\n",
+    let _ = write!(
+        out,
+        "\nimport {{\n{}}} from \"./fast.js\";\nimport {{ {} }} from \"./exact.js\";\n\n",
+        listed(&FAST_HELPERS),
+        EXACT_HELPERS.join(", ")
+    );
+    // A schema need not use every helper (and a fast path left out uses none).
+    let all: Vec<&str> = FAST_HELPERS.iter().chain(&EXACT_HELPERS).copied().collect();
+    let unused = format!(
+        "\n// Helpers a schema need not use.\nvoid [\n{}];\n",
+        listed(&all)
     );
     if !fast {
         out.push_str(
             "\n// The types nest deeper than the reference decoder reads, or refer to\n\
              // themselves: every line takes the exact path.\n\n\
              export function decodeFast(_text: string): unknown {\n  throw MISS;\n}\n\n\
-             export function encodeFast(_value: unknown): string {\n  throw MISS;\n}\n\n\
-             void [ABSENT, begin, bigInt, bool, closes, exactly, f32, finish, int, isNull, member, miss, release, more, nul, num, oneOf,\n  \
-             open, peekTag, record, str, strLength, writeBigInt, writeBool, writeF32, writeInt, writeList, writeNum, writeOneOf, writeStr, encodeAny, sameValue];\n",
+             export function encodeFast(_value: unknown): string {\n  throw MISS;\n}\n",
         );
+        out.push_str(&unused);
         return out;
     }
     for (name, shape) in shapes {
@@ -77,11 +141,7 @@ pub(super) fn generate(shapes: &Map<String, Value>, header: &str) -> String {
          * where the exact path must decide. */\n\
          export function encodeFast(envelope: unknown): string {\n  return encodeEnvelope(envelope);\n}\n",
     );
-    out.push_str(
-        "\n// Helpers a schema need not use.\nvoid [ABSENT, bigInt, bool, closes, exactly, f32, int, isNull, miss, more, nul, num, oneOf, open,\n  \
-         peekTag, str, strLength,\n  \
-         writeBigInt, writeBool, writeF32, writeInt, writeList, writeNum, writeOneOf, writeStr, encodeAny, sameValue];\n",
-    );
+    out.push_str(&unused);
     out
 }
 
