@@ -1,0 +1,85 @@
+
+
+class _Miss(Exception):
+    """This value is for the exact path to read."""
+
+
+# Beyond this an integer's f32 may round differently through a double.
+_BIG = 9007199254740992.0
+_pack = struct.Struct("<f").pack
+_unpack = struct.Struct("<f").unpack
+_new: typing.Any = object.__new__
+
+
+def _f32(value: float) -> float:
+    if -_BIG < value < _BIG:
+        single: float = _unpack(_pack(value))[0]
+        return single
+    raise _Miss
+
+
+def _f32s(values: list[float]) -> list[float]:
+    if values and (max(values) >= _BIG or min(values) <= -_BIG):
+        raise _Miss
+    return array.array("f", values).tolist()
+
+
+def _within(value: int, minimum: int | None, maximum: int | None) -> int:
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        raise _Miss
+    return value
+
+
+_encode = msgspec.json.encode
+_VALUE = msgspec.json.Decoder()
+# `-0`, which msgspec reads as the integer 0 (or the float 0.0) and the
+# reference as a float -0.0; `\u`, an escape that may spell a lone surrogate or
+# hide a colon from the count. (A regular expression finds a literal faster
+# than `in` here.) A number starts after `:`, `,`, `[` or whitespace (`q1-0`
+# in a string is no number); the lookbehind comes last so the search still
+# starts from `-0`.
+_NEGATIVE_ZERO = re.compile(rb"-0(?![.\deE])(?<![^:,\[ \t\r\n]-0)")
+_ESCAPE = re.compile(rb"\\u")
+_MAX_DEPTH = 127
+# What `_whole` counts in one pass: the colons, and the brackets that bound the
+# nesting depth (all other bytes are dropped).
+_DROP = bytes(byte for byte in range(256) if byte not in b":[{")
+
+
+def _whole(line: bytes) -> bool:
+    """Whether msgspec's untyped reading of `line` kept every member (it keeps
+    unknown members and the last of duplicates: a lost member loses a colon
+    from its re-encoding), within the reference's depth."""
+    marks = line.translate(None, _DROP)
+    colons = marks.count(b":")
+    return len(marks) - colons <= _MAX_DEPTH and _encode(_VALUE.decode(line)).count(b":") == colons
+
+
+def decode(line: object) -> typing.Any:
+    """The envelope of `line` when this path can vouch for it, else None."""
+    if type(line) is str:
+        try:
+            line = line.encode()
+        except UnicodeEncodeError:
+            return None
+    elif type(line) is not bytes:
+        return None
+    # DEPTH GUARD
+    try:
+        value = _ENVELOPE.decode(line)
+        text = _encode(value)
+        # The mirrors' encoding writes each member msgspec read once and no
+        # other: when it is the line, or has as many colons (each member has
+        # one outside strings, and strings keep theirs without `\u`), no member
+        # was a duplicate, unknown, or null or empty where the canonical
+        # encoder leaves it out. The last three are the reference's to accept,
+        # and msgspec reads them as it does: `_whole` vouches for them.
+        if text != line and (
+            _ESCAPE.search(line)
+            or _NEGATIVE_ZERO.search(line)
+            or (text.count(b":") != line.count(b":") and not _whole(line))
+        ):
+            return None
+        return _CONVERT[type(value)](value)
+    except Exception:
+        return None
