@@ -525,17 +525,22 @@ export function writeNum(value: unknown): string {
 /** Six significant digits or fewer, in plain notation. */
 const FEW_DIGITS = /^-?(?:0\.0*\d{1,6}|\d{1,6}|(?=[\d.]{1,7}$)\d+\.\d+)$/;
 
-/** A number as serde_json writes an `f32`. When JavaScript's shortest
- * spelling of the `f32` value has six digits or fewer, no shorter decimal
- * rounds to the same `f32` (they lie further apart than its precision), so
- * that spelling is the shortest for an `f32` too. */
+/** A number as serde_json writes an `f32`. Two decimals of six significant
+ * digits or fewer lie further apart than an `f32`'s precision, so at most one
+ * of them reads back as a given `f32`; when one does, it is the shortest
+ * spelling. It is tried as JavaScript spells the `f32` value (short for the
+ * binary fractions, and cheaper), then as the closest six-digit decimal
+ * (`0.87` for the `f32` nearest 0.87, which JavaScript spells with 17
+ * digits); the other values take the full search in numbers.ts. */
 export function writeF32(value: unknown): string {
   if (typeof value !== "number") throw MISS;
   const single = Math.fround(value);
   const magnitude = Math.abs(single);
   if (magnitude >= 1e-5 && magnitude < 1e12) {
     const text = String(single);
-    if (FEW_DIGITS.test(text)) return Number.isInteger(single) ? `${text}.0` : text;
+    if (text.length < 12 && FEW_DIGITS.test(text)) return Number.isInteger(single) ? `${text}.0` : text;
+    const near = Number(single.toPrecision(6));
+    if (Math.fround(near) === single) return Number.isInteger(near) ? `${near}.0` : String(near);
   }
   return formatFloat(value, true);
 }

@@ -87,11 +87,10 @@ fn generated_typescript_package_agrees_with_the_reference_on_generated_and_mutat
     );
 }
 
-/// Every `f32` the TypeScript package writes is spelled as the reference
-/// encoder spells it: 100,000 random bit patterns and values halfway between
-/// two shortest spellings, as `embedding` items of query lines.
-/// Query lines whose `embedding` holds random `f32` bit patterns and values
-/// halfway between two shortest spellings, 1000 a line.
+/// Query lines whose `embedding` holds random `f32` bit patterns, the `f32`s
+/// nearest random decimals of one to nine digits across the plain range
+/// (where the writer's short spellings answer), and values halfway between two
+/// shortest spellings, 1000 a line.
 pub(super) fn f32_lines() -> Vec<String> {
     let mut values = Vec::new();
     let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -103,6 +102,16 @@ pub(super) fn f32_lines() -> Vec<String> {
         if value.is_finite() {
             values.push(value);
         }
+    }
+    for _ in 0..30_000 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let digits = 1 + (state % 9) as u32;
+        let significand = (state >> 8) % 10u64.pow(digits);
+        let exponent = ((state >> 40) % 20) as i32 - 8 - digits as i32;
+        let value: f32 = format!("{significand}e{exponent}").parse().expect("a decimal");
+        values.push(if state >> 63 == 1 { -value } else { value });
     }
     for whole in [1u32, 7, 123, 4567, 26796, 324546, 1162792, 3772544, 8388607] {
         for eighths in 1..8 {
@@ -124,6 +133,8 @@ pub(super) fn f32_lines() -> Vec<String> {
         .collect()
 }
 
+/// Every `f32` the TypeScript package writes is spelled as the reference
+/// encoder spells it, for every value of [`f32_lines`].
 #[test]
 #[ignore = "full tier"]
 fn generated_typescript_package_spells_every_f32_like_the_reference_encoder() {
