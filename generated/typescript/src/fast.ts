@@ -472,7 +472,7 @@ const RARE_CONTROL = /[\u0000-\u0009\u000b-\u001f]/;
 export function writeStr(value: unknown): string {
   if (typeof value !== "string") throw MISS;
   if (!NEEDS_ESCAPE.test(value)) return `"${value}"`;
-  if (SURROGATE.test(value) && !value.isWellFormed()) throw MISS;
+  if (!value.isWellFormed()) throw MISS;
   if (RARE_CONTROL.test(value)) return JSON.stringify(value);
   let text = value;
   if (text.indexOf("\\") >= 0) text = text.replaceAll("\\", "\\\\");
