@@ -2,7 +2,8 @@
 // codegen` from crates/cgp-codegen/templates/typescript/runtime/: edit it there.
 //
 // One NDJSON line in, one envelope out, and back. Each call tries the fast path
-// (codec.ts: `JSON.parse` and the functions generated per type) and, wherever
+// (codec.ts: a read and an encode function generated per type, over fast.ts's
+// reader and writers) and, wherever
 // that cannot vouch for its answer, takes the exact path (exact.ts: a JSON
 // reader of its own and the table of shapes), so every verdict, error and byte
 // is the exact path's: the reference decoder's verdicts, the reference
