@@ -413,6 +413,7 @@ fn links_gate(root: &Path, generation: &Generation) -> GateResult {
         root,
         files: &generation.files,
     };
+    let mut resolver = links::Resolver::new(&tree);
     let mut problems = Vec::new();
     let mut references = 0;
     for (path, file) in &generation.set.files {
@@ -421,7 +422,7 @@ fn links_gate(root: &Path, generation: &Generation) -> GateResult {
         for (pointer, reference) in found {
             references += 1;
             let position = file.document.nearest_position(&pointer);
-            if let Err(fault) = links::resolve(&tree, "", &reference) {
+            if let Err(fault) = resolver.resolve("", &reference) {
                 problems.push(GateProblem::SpecReference {
                     at: Location {
                         file: generation.set.shown(path),
@@ -455,7 +456,7 @@ fn links_gate(root: &Path, generation: &Generation) -> GateResult {
     for (file, text) in &documents {
         for link in links::links(text) {
             checked += 1;
-            if let Err(fault) = links::resolve(&tree, file, &link.target) {
+            if let Err(fault) = resolver.resolve(file, &link.target) {
                 problems.push(GateProblem::BrokenLink {
                     file: file.clone(),
                     line: link.line,

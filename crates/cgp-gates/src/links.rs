@@ -5,7 +5,7 @@
 //! [`anchors`] lists the fragments a document answers to the way GitHub
 //! renders it: one slug per heading (lower case, punctuation dropped, spaces
 //! to hyphens, `-1`, `-2`, … for repeats) and every HTML `id=` or `name=`.
-//! [`resolve`] judges one link against the files a [`Tree`] holds.
+//! A [`Resolver`] judges links against the files a [`Tree`] holds.
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use std::collections::{BTreeMap, BTreeSet};
@@ -170,38 +170,58 @@ fn html_ids(html: &str, out: &mut BTreeSet<String>) {
     }
 }
 
-/// Judges `target`, written in the repository-relative file `from`.
-pub fn resolve(tree: &dyn Tree, from: &str, target: &str) -> Result<(), Fault> {
-    let (path, anchor) = match target.split_once('#') {
-        Some((path, anchor)) => (path, Some(anchor)),
-        None => (target, None),
-    };
-    let path = path.split_once('?').map_or(path, |(path, _)| path);
-    let file = if path.is_empty() {
-        from.to_owned()
-    } else {
-        let base = from.rsplit_once('/').map_or("", |(dir, _)| dir);
-        join(base, path).ok_or(Fault::OutsideRepository)?
-    };
-    if !file.is_empty() && !tree.exists(&file) {
-        return Err(Fault::NoFile(file));
+/// Judges relative links against a [`Tree`], reading each Markdown file's
+/// anchors once however many links lead into it.
+pub struct Resolver<'t> {
+    tree: &'t dyn Tree,
+    /// The anchors of each Markdown file read so far (`None`: no such file).
+    anchors: BTreeMap<String, Option<BTreeSet<String>>>,
+}
+
+impl<'t> Resolver<'t> {
+    /// A resolver over `tree` that has read nothing yet.
+    pub fn new(tree: &'t dyn Tree) -> Self {
+        Resolver {
+            tree,
+            anchors: BTreeMap::new(),
+        }
     }
-    let Some(anchor) = anchor.filter(|anchor| !anchor.is_empty()) else {
-        return Ok(());
-    };
-    if !file.ends_with(".md") {
-        return Ok(());
-    }
-    let text = tree
-        .markdown(&file)
-        .ok_or_else(|| Fault::NoFile(file.clone()))?;
-    if anchors(&text).contains(anchor) {
-        Ok(())
-    } else {
-        Err(Fault::NoAnchor {
-            file,
-            anchor: anchor.to_owned(),
-        })
+
+    /// Judges `target`, written in the repository-relative file `from`.
+    pub fn resolve(&mut self, from: &str, target: &str) -> Result<(), Fault> {
+        let (path, anchor) = match target.split_once('#') {
+            Some((path, anchor)) => (path, Some(anchor)),
+            None => (target, None),
+        };
+        let path = path.split_once('?').map_or(path, |(path, _)| path);
+        let file = if path.is_empty() {
+            from.to_owned()
+        } else {
+            let base = from.rsplit_once('/').map_or("", |(dir, _)| dir);
+            join(base, path).ok_or(Fault::OutsideRepository)?
+        };
+        if !file.is_empty() && !self.tree.exists(&file) {
+            return Err(Fault::NoFile(file));
+        }
+        let Some(anchor) = anchor.filter(|anchor| !anchor.is_empty()) else {
+            return Ok(());
+        };
+        if !file.ends_with(".md") {
+            return Ok(());
+        }
+        let tree = self.tree;
+        let known = self
+            .anchors
+            .entry(file.clone())
+            .or_insert_with(|| tree.markdown(&file).map(|text| anchors(&text)));
+        match known {
+            None => Err(Fault::NoFile(file)),
+            Some(known) if known.contains(anchor) => Ok(()),
+            Some(_) => Err(Fault::NoAnchor {
+                file,
+                anchor: anchor.to_owned(),
+            }),
+        }
     }
 }
 
@@ -305,22 +325,23 @@ mod tests {
             ("schema/envelope.schema.json", "{}"),
         ]));
         let from = "generated/docs/README.md";
-        assert_eq!(resolve(&tree, from, "../../SPEC.md#envelope"), Ok(()));
-        assert_eq!(resolve(&tree, from, "../../schema/"), Ok(()));
-        assert_eq!(resolve(&tree, from, "#index"), Ok(()));
+        let mut resolver = Resolver::new(&tree);
+        assert_eq!(resolver.resolve(from, "../../SPEC.md#envelope"), Ok(()));
+        assert_eq!(resolver.resolve(from, "../../schema/"), Ok(()));
+        assert_eq!(resolver.resolve(from, "#index"), Ok(()));
         assert_eq!(
-            resolve(&tree, from, "../../SPEC.md#variant-ping"),
+            resolver.resolve(from, "../../SPEC.md#variant-ping"),
             Err(Fault::NoAnchor {
                 file: "SPEC.md".into(),
                 anchor: "variant-ping".into()
             })
         );
         assert_eq!(
-            resolve(&tree, from, "../SPEC.md"),
+            resolver.resolve(from, "../SPEC.md"),
             Err(Fault::NoFile("generated/SPEC.md".into()))
         );
         assert_eq!(
-            resolve(&tree, from, "../../../SPEC.md"),
+            resolver.resolve(from, "../../../SPEC.md"),
             Err(Fault::OutsideRepository)
         );
     }

@@ -110,7 +110,9 @@ pub(super) fn f32_lines() -> Vec<String> {
         let digits = 1 + (state % 9) as u32;
         let significand = (state >> 8) % 10u64.pow(digits);
         let exponent = ((state >> 40) % 20) as i32 - 8 - digits as i32;
-        let value: f32 = format!("{significand}e{exponent}").parse().expect("a decimal");
+        let value: f32 = format!("{significand}e{exponent}")
+            .parse()
+            .expect("a decimal");
         values.push(if state >> 63 == 1 { -value } else { value });
     }
     for whole in [1u32, 7, 123, 4567, 26796, 324546, 1162792, 3772544, 8388607] {
