@@ -465,8 +465,11 @@ const RARE_CONTROL = /[\u0000-\u0009\u000b-\u001f]/;
  * escaped with a backslash, control characters escaped as serde_json escapes
  * them (`\n`, `\t`, …, `\u001f`); a lone surrogate has no spelling (the exact
  * path says so). Without a character to escape the string is written as it
- * is; with only quotes, backslashes and line feeds to escape (prose), by
- * replacing those, several times faster than `JSON.stringify` here; otherwise
+ * is. With only quotes, backslashes and line feeds to escape (prose), quotes
+ * and backslashes are replaced, and the text between line feeds is joined by
+ * `\n` without a copy (replacing the line feeds too copied the whole string
+ * once more: 13 % slower on the bench's prose); either is several times
+ * faster than `JSON.stringify` of the string here. Anything else is written
  * by `JSON.stringify`, which escapes what serde_json escapes in a well-formed
  * string. */
 export function writeStr(value: unknown): string {
@@ -477,8 +480,14 @@ export function writeStr(value: unknown): string {
   let text = value;
   if (text.indexOf("\\") >= 0) text = text.replaceAll("\\", "\\\\");
   if (text.indexOf('"') >= 0) text = text.replaceAll('"', '\\"');
-  if (text.indexOf("\n") >= 0) text = text.replaceAll("\n", "\\n");
-  return `"${text}"`;
+  let out = '"';
+  let from = 0;
+  for (let feed = text.indexOf("\n"); feed >= 0; feed = text.indexOf("\n", from)) {
+    out += text.slice(from, feed);
+    out += "\\n";
+    from = feed + 1;
+  }
+  return from === 0 ? `"${text}"` : `${out}${text.slice(from)}"`;
 }
 
 export function writeOneOf(value: unknown, values: readonly string[]): string {
