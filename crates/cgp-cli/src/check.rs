@@ -105,31 +105,29 @@ pub fn run(options: &Options, interop: &Validator, strict: &Validator) -> ExitCo
             }
         },
     };
-    // Watching before the provider starts leaves no moment when an interrupt
+    // Watching before the provider starts, and starting it with the watcher
+    // held off until its group is armed, leaves no moment when an interrupt
     // would end cgp check and leave the provider running.
     let interrupt = interrupt::watch();
+    let connected = match options.provider {
+        Provider::Command { .. } => interrupt::starting(&interrupt, || connect(options)),
+        Provider::Http { .. } => connect(options),
+    };
     let Connected {
-        mut peer,
-        checked,
-        group,
-    } = match connect(options) {
+        mut peer, checked, ..
+    } = match connected {
         Ok(connected) => connected,
         Err(message) => {
             eprintln!("cgp check: {message}");
             return ExitCode::from(Exit::Trouble);
         }
     };
-    if let Some(group) = group {
-        interrupt::arm(&interrupt, group);
-    }
     // A stdio provider that dies is replaced by a new one, so that what
     // killed it hides none of the later probes.
     let mut respawn = || {
-        let connected = connect(options).ok()?;
-        if let Some(group) = connected.group {
-            interrupt::arm(&interrupt, group);
-        }
-        Some(connected.peer)
+        interrupt::starting(&interrupt, || connect(options))
+            .ok()
+            .map(|connected| connected.peer)
     };
     let respawn: Option<conformance::Respawn<'_>> = match options.provider {
         Provider::Command { .. } => Some(&mut respawn),
@@ -634,13 +632,16 @@ fn variable(flag: &str, name: &str) -> Result<String, String> {
 /// SIGINT, SIGTERM or SIGHUP `cgp check` kills that group and exits with
 /// 128 + the signal.
 mod interrupt {
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicU32, Ordering};
+    use super::Connected;
+    use std::sync::{Arc, Mutex, PoisonError};
 
-    /// Watches for the signals from now on; the group to kill is set with
-    /// [`arm`] (none yet: zero).
-    pub fn watch() -> Arc<AtomicU32> {
-        let armed = Arc::new(AtomicU32::new(0));
+    /// The process group to kill on a signal (zero: none), behind a lock that
+    /// [`starting`] holds while a provider starts.
+    pub type Armed = Arc<Mutex<u32>>;
+
+    /// Watches for the signals from now on; no group is armed yet.
+    pub fn watch() -> Armed {
+        let armed: Armed = Arc::new(Mutex::new(0));
         #[cfg(unix)]
         {
             use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
@@ -653,7 +654,8 @@ mod interrupt {
                     .name("cgp-check-signals".into())
                     .spawn(move || {
                         if let Some(signal) = signals.forever().next() {
-                            let group = watched.load(Ordering::SeqCst);
+                            // Waits for a provider being started to be armed.
+                            let group = *watched.lock().unwrap_or_else(PoisonError::into_inner);
                             if group != 0 {
                                 cgp_conformance::stdio::kill_process_group(group);
                             }
@@ -665,14 +667,28 @@ mod interrupt {
         armed
     }
 
-    /// The provider's group is to be killed on a signal.
-    pub fn arm(armed: &AtomicU32, group: u32) {
-        armed.store(group, Ordering::SeqCst);
+    /// Starts a stdio provider with `start` and arms its group, the signal
+    /// watcher waiting meanwhile: a signal that arrives while the provider
+    /// starts kills it once it has started, instead of leaving it behind.
+    pub fn starting(
+        armed: &Mutex<u32>,
+        start: impl FnOnce() -> Result<Connected, String>,
+    ) -> Result<Connected, String> {
+        let mut group = armed.lock().unwrap_or_else(PoisonError::into_inner);
+        let connected = start();
+        if let Ok(Connected {
+            group: Some(started),
+            ..
+        }) = &connected
+        {
+            *group = *started;
+        }
+        connected
     }
 
     /// The provider has been reaped: its group id may name another group now.
-    pub fn disarm(armed: &AtomicU32) {
-        armed.store(0, Ordering::SeqCst);
+    pub fn disarm(armed: &Mutex<u32>) {
+        *armed.lock().unwrap_or_else(PoisonError::into_inner) = 0;
     }
 }
 
