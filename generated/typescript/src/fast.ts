@@ -531,43 +531,9 @@ export function writeNum(value: unknown): string {
   return formatFloat(value, false);
 }
 
-/** The powers of ten a `number` holds exactly, by exponent. */
-const TENS = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
-
-/** An `f32`'s bits, to tell a power of two. */
-const SINGLE = new Float32Array(1);
-const SINGLE_BITS = new Uint32Array(SINGLE.buffer);
-
-/** A number as serde_json writes an `f32`: the shortest decimal that reads
- * back as the same `f32`, the closest of those (numbers.ts). In the plain
- * range it is searched for by arithmetic first: the `f32` times a power of ten
- * rounded to an integer is the closest decimal of six to nine digits (the
- * product's rounding error is below 1e-7 of a unit, so only a near tie can
- * come out wrong: those go to numbers.ts), and that integer over the power of
- * ten is the double nearest the decimal, which JavaScript spells with its
- * digits. Six digits or fewer need no more: two such decimals lie further
- * apart than an `f32`'s precision, so at most one reads back. From seven on,
- * several may, and the closest failing at one length shows none of that
- * length does only when the `f32`'s neighbours are equally far on both sides,
- * which is untrue at a power of two (those go to numbers.ts). About 15 times
- * faster than numbers.ts's search on random embedding values. */
+/** A number as serde_json writes an `f32` (numbers.ts). */
 export function writeF32(value: unknown): string {
   if (typeof value !== "number") throw MISS;
-  const single = Math.fround(value);
-  const magnitude = Math.abs(single);
-  if (magnitude >= 1e-5 && magnitude < 1e12) {
-    const sixDigits = 5 - Math.floor(Math.log10(magnitude));
-    SINGLE[0] = single;
-    const evenGaps = (SINGLE_BITS[0]! & 0x7fffff) !== 0;
-    for (let more = 0; more <= 3 && (more === 0 || evenGaps); more += 1) {
-      const shift = sixDigits + more;
-      const scaled = shift >= 0 ? single * TENS[shift]! : single / TENS[-shift]!;
-      const digits = Math.round(scaled);
-      if ((more > 0 && Math.abs(scaled - digits) > 0.4999) || Math.abs(digits) >= TENS[6 + more]!) break;
-      const near = shift >= 0 ? digits / TENS[shift]! : digits * TENS[-shift]!;
-      if (Math.fround(near) === single) return Number.isInteger(near) ? `${near}.0` : String(near);
-    }
-  }
   return formatFloat(value, true);
 }
 
