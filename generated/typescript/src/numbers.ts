@@ -152,9 +152,13 @@ export function formatFloat(value: number, single: boolean): string {
     return `${sign}0.0`;
   }
   if (single) {
-    const plain = plainF32(Math.fround(magnitude));
-    if (plain !== undefined) return sign + plain;
+    const rounded = Math.fround(magnitude);
+    return sign + (plainF32(rounded) ?? layout(shortestF32(rounded), F32_PLAIN));
   }
-  const decimal = single ? shortestF32(Math.fround(magnitude)) : shortestF64(magnitude);
-  return sign + layout(decimal, single ? F32_PLAIN : F64_PLAIN);
+  // Between 1e-5 and 1e16 an `f64` is JavaScript's own shortest spelling,
+  // with `.0` after an integer.
+  if (magnitude >= 1e-5 && magnitude < 1e16) {
+    return sign + (Number.isInteger(magnitude) ? `${magnitude}.0` : String(magnitude));
+  }
+  return sign + layout(shortestF64(magnitude), F64_PLAIN);
 }

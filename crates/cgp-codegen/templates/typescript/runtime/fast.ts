@@ -520,14 +520,9 @@ export function writeBigInt(value: unknown, min: bigint, max: bigint): string {
   return exact.toString();
 }
 
-/** A double as serde_json writes an `f64`: between 1e-5 and 1e16 that is
- * JavaScript's own shortest spelling, with `.0` after an integer. */
+/** A number as serde_json writes an `f64` (numbers.ts). */
 export function writeNum(value: unknown): string {
   if (typeof value !== "number") throw MISS;
-  const magnitude = Math.abs(value);
-  if (magnitude >= 1e-5 && magnitude < 1e16) {
-    return Number.isInteger(value) ? `${value}.0` : String(value);
-  }
   return formatFloat(value, false);
 }
 
