@@ -203,7 +203,7 @@ function encodeObject5(value: unknown): string {
   if (item === undefined || item === null) item = false;
   out += `,"graph":${writeBool(item)}`;
   item = members["embeddings_fingerprint"];
-  if (item !== undefined && item !== null) out += `,"embeddings_fingerprint":${(item === null ? "null" : writeStr(item))}`;
+  if (item !== undefined && item !== null) out += `,"embeddings_fingerprint":${writeStr(item)}`;
   item = members["verify"];
   if (item === undefined || item === null) item = false;
   out += `,"verify":${writeBool(item)}`;
@@ -281,7 +281,7 @@ function encodeObject8(value: unknown): string {
   if (item === undefined || item === null) throw MISS;
   out += `,"uri":${writeStr(item)}`;
   item = members["expires_at"];
-  if (item !== undefined && item !== null) out += `,"expires_at":${(item === null ? "null" : writeStr(item))}`;
+  if (item !== undefined && item !== null) out += `,"expires_at":${writeStr(item)}`;
   return `${out}}`;
 }
 
@@ -495,25 +495,25 @@ function encodeObject12(value: unknown): string {
   if (item === undefined || item === null) throw MISS;
   out += `,"title":${writeStr(item)}`;
   item = members["content"];
-  if (item !== undefined && item !== null) out += `,"content":${(item === null ? "null" : writeStr(item))}`;
+  if (item !== undefined && item !== null) out += `,"content":${writeStr(item)}`;
   item = members["content_digest"];
-  if (item !== undefined && item !== null) out += `,"content_digest":${(item === null ? "null" : writeStr(item))}`;
+  if (item !== undefined && item !== null) out += `,"content_digest":${writeStr(item)}`;
   item = members["uri"];
-  if (item !== undefined && item !== null) out += `,"uri":${(item === null ? "null" : writeStr(item))}`;
+  if (item !== undefined && item !== null) out += `,"uri":${writeStr(item)}`;
   item = members["representation"];
   if (item !== undefined && item !== null && !(item === "full")) out += `,"representation":${encodeRepresentation(item)}`;
   item = members["content_fidelity"];
-  if (item !== undefined && item !== null) out += `,"content_fidelity":${(item === null ? "null" : encodeContentFidelity(item))}`;
+  if (item !== undefined && item !== null) out += `,"content_fidelity":${encodeContentFidelity(item)}`;
   item = members["canonical_content_hash"];
-  if (item !== undefined && item !== null) out += `,"canonical_content_hash":${(item === null ? "null" : writeStr(item))}`;
+  if (item !== undefined && item !== null) out += `,"canonical_content_hash":${writeStr(item)}`;
   item = members["content_ref"];
-  if (item !== undefined && item !== null) out += `,"content_ref":${(item === null ? "null" : encodeContentRef(item))}`;
+  if (item !== undefined && item !== null) out += `,"content_ref":${encodeContentRef(item)}`;
   item = members["transform"];
-  if (item !== undefined && item !== null) out += `,"transform":${(item === null ? "null" : encodeTransform(item))}`;
+  if (item !== undefined && item !== null) out += `,"transform":${encodeTransform(item)}`;
   item = members["minimum_content_fidelity"];
-  if (item !== undefined && item !== null) out += `,"minimum_content_fidelity":${(item === null ? "null" : encodeContentFidelity(item))}`;
+  if (item !== undefined && item !== null) out += `,"minimum_content_fidelity":${encodeContentFidelity(item)}`;
   item = members["inline_content_requirement"];
-  if (item !== undefined && item !== null) out += `,"inline_content_requirement":${(item === null ? "null" : encodeInlineContentRequirement(item))}`;
+  if (item !== undefined && item !== null) out += `,"inline_content_requirement":${encodeInlineContentRequirement(item)}`;
   item = members["score"];
   if (item === undefined || item === null) throw MISS;
   out += `,"score":${writeF32(item)}`;
@@ -521,21 +521,21 @@ function encodeObject12(value: unknown): string {
   if (item === undefined || item === null) throw MISS;
   out += `,"token_cost":${writeInt(item, 0, 4294967295)}`;
   item = members["canonical_token_cost"];
-  if (item !== undefined && item !== null) out += `,"canonical_token_cost":${(item === null ? "null" : writeInt(item, 0, 4294967295))}`;
+  if (item !== undefined && item !== null) out += `,"canonical_token_cost":${writeInt(item, 0, 4294967295)}`;
   item = members["tokenizer_ref"];
-  if (item !== undefined && item !== null) out += `,"tokenizer_ref":${(item === null ? "null" : writeStr(item))}`;
+  if (item !== undefined && item !== null) out += `,"tokenizer_ref":${writeStr(item)}`;
   item = members["valid_from"];
-  if (item !== undefined && item !== null) out += `,"valid_from":${(item === null ? "null" : writeStr(item))}`;
+  if (item !== undefined && item !== null) out += `,"valid_from":${writeStr(item)}`;
   item = members["valid_to"];
-  if (item !== undefined && item !== null) out += `,"valid_to":${(item === null ? "null" : writeStr(item))}`;
+  if (item !== undefined && item !== null) out += `,"valid_to":${writeStr(item)}`;
   item = members["recorded_at"];
-  if (item !== undefined && item !== null) out += `,"recorded_at":${(item === null ? "null" : writeStr(item))}`;
+  if (item !== undefined && item !== null) out += `,"recorded_at":${writeStr(item)}`;
   item = members["provenance"];
   if (item !== undefined && item !== null && !(Array.isArray(item) && item.length === 0)) out += `,"provenance":${encodeList13(item)}`;
   item = members["citation_label"];
-  if (item !== undefined && item !== null) out += `,"citation_label":${(item === null ? "null" : writeStr(item))}`;
+  if (item !== undefined && item !== null) out += `,"citation_label":${writeStr(item)}`;
   item = members["embedding"];
-  if (item !== undefined && item !== null) out += `,"embedding":${(item === null ? "null" : encodeFrameEmbedding(item))}`;
+  if (item !== undefined && item !== null) out += `,"embedding":${encodeFrameEmbedding(item)}`;
   item = members["relations"];
   if (item !== undefined && item !== null && !(Array.isArray(item) && item.length === 0)) out += `,"relations":${encodeList14(item)}`;
   return `${out}}`;
@@ -708,9 +708,9 @@ function encodeObject20(value: unknown): string {
   if (item === undefined || item === null) throw MISS;
   out += `"goal":${writeStr(item)}`;
   item = members["query_text"];
-  if (item !== undefined && item !== null) out += `,"query_text":${(item === null ? "null" : writeStr(item))}`;
+  if (item !== undefined && item !== null) out += `,"query_text":${writeStr(item)}`;
   item = members["embedding"];
-  if (item !== undefined && item !== null) out += `,"embedding":${(item === null ? "null" : encodeList21(item))}`;
+  if (item !== undefined && item !== null) out += `,"embedding":${encodeList21(item)}`;
   item = members["kinds"];
   if (item !== undefined && item !== null && !(Array.isArray(item) && item.length === 0)) out += `,"kinds":${encodeList22(item)}`;
   item = members["anchors"];
@@ -722,7 +722,7 @@ function encodeObject20(value: unknown): string {
   if (item === undefined || item === null) throw MISS;
   out += `,"max_tokens":${writeInt(item, 0, 4294967295)}`;
   item = members["as_of"];
-  if (item !== undefined && item !== null) out += `,"as_of":${(item === null ? "null" : writeStr(item))}`;
+  if (item !== undefined && item !== null) out += `,"as_of":${writeStr(item)}`;
   item = members["representation_preferences"];
   if (item !== undefined && item !== null && !(Array.isArray(item) && item.length === 0)) out += `,"representation_preferences":${encodeList24(item)}`;
   return `${out}}`;
@@ -835,11 +835,11 @@ function encodeObject28(value: unknown): string {
   if (item === undefined || item === null) throw MISS;
   out += `,"truncated":${writeBool(item)}`;
   item = members["dropped_estimate"];
-  if (item !== undefined && item !== null) out += `,"dropped_estimate":${(item === null ? "null" : writeInt(item, 0, 4294967295))}`;
+  if (item !== undefined && item !== null) out += `,"dropped_estimate":${writeInt(item, 0, 4294967295)}`;
   item = members["frame_attestations"];
   if (item !== undefined && item !== null && !(Array.isArray(item) && item.length === 0)) out += `,"frame_attestations":${encodeList30(item)}`;
   item = members["result_attestation"];
-  if (item !== undefined && item !== null) out += `,"result_attestation":${(item === null ? "null" : encodeProvenanceAttestation(item))}`;
+  if (item !== undefined && item !== null) out += `,"result_attestation":${encodeProvenanceAttestation(item)}`;
   return `${out}}`;
 }
 
@@ -1005,9 +1005,9 @@ function encodeObject36(value: unknown): string {
   if (item === undefined || item === null) throw MISS;
   out += `"frame":${encodeFrameId(item)}`;
   item = members["attestation"];
-  if (item !== undefined && item !== null) out += `,"attestation":${(item === null ? "null" : encodeProvenanceAttestation(item))}`;
+  if (item !== undefined && item !== null) out += `,"attestation":${encodeProvenanceAttestation(item)}`;
   item = members["inclusion_proof"];
-  if (item !== undefined && item !== null) out += `,"inclusion_proof":${(item === null ? "null" : encodeInclusionProof(item))}`;
+  if (item !== undefined && item !== null) out += `,"inclusion_proof":${encodeInclusionProof(item)}`;
   return `${out}}`;
 }
 
@@ -1078,7 +1078,7 @@ function encodeObject39(value: unknown): string {
   if (item === undefined || item === null) throw MISS;
   out += `"fingerprint":${writeStr(item)}`;
   item = members["vector"];
-  if (item !== undefined && item !== null) out += `,"vector":${(item === null ? "null" : encodeList40(item))}`;
+  if (item !== undefined && item !== null) out += `,"vector":${encodeList40(item)}`;
   return `${out}}`;
 }
 
@@ -1138,7 +1138,7 @@ function encodeObject42(value: unknown): string {
   if (item === undefined || item === null) throw MISS;
   out += `,"frame_id":${writeStr(item)}`;
   item = members["content_digest"];
-  if (item !== undefined && item !== null) out += `,"content_digest":${(item === null ? "null" : writeStr(item))}`;
+  if (item !== undefined && item !== null) out += `,"content_digest":${writeStr(item)}`;
   return `${out}}`;
 }
 
@@ -1315,7 +1315,7 @@ function encodeBranch50(members: Record<string, unknown>): string {
   out += `"frame":${encodeFrameId(item)}`;
   out += `,"status":"stale"`;
   item = members["replacement_digest"];
-  if (item !== undefined && item !== null) out += `,"replacement_digest":${(item === null ? "null" : writeStr(item))}`;
+  if (item !== undefined && item !== null) out += `,"replacement_digest":${writeStr(item)}`;
   return `${out}}`;
 }
 
@@ -1596,15 +1596,15 @@ function encodeObject60(value: unknown): string {
   if (item === undefined || item === null) throw MISS;
   out += `"type":${writeStr(item)}`;
   item = members["uri"];
-  if (item !== undefined && item !== null) out += `,"uri":${(item === null ? "null" : writeStr(item))}`;
+  if (item !== undefined && item !== null) out += `,"uri":${writeStr(item)}`;
   item = members["range"];
-  if (item !== undefined && item !== null) out += `,"range":${(item === null ? "null" : writeStr(item))}`;
+  if (item !== undefined && item !== null) out += `,"range":${writeStr(item)}`;
   item = members["digest"];
-  if (item !== undefined && item !== null) out += `,"digest":${(item === null ? "null" : writeStr(item))}`;
+  if (item !== undefined && item !== null) out += `,"digest":${writeStr(item)}`;
   item = members["method"];
-  if (item !== undefined && item !== null) out += `,"method":${(item === null ? "null" : writeStr(item))}`;
+  if (item !== undefined && item !== null) out += `,"method":${writeStr(item)}`;
   item = members["by"];
-  if (item !== undefined && item !== null) out += `,"by":${(item === null ? "null" : writeStr(item))}`;
+  if (item !== undefined && item !== null) out += `,"by":${writeStr(item)}`;
   return `${out}}`;
 }
 
@@ -1879,7 +1879,7 @@ function encodeObject70(value: unknown): string {
   if (item === undefined || item === null) throw MISS;
   out += `,"target_uri":${writeStr(item)}`;
   item = members["display_name"];
-  if (item !== undefined && item !== null) out += `,"display_name":${(item === null ? "null" : writeStr(item))}`;
+  if (item !== undefined && item !== null) out += `,"display_name":${writeStr(item)}`;
   return `${out}}`;
 }
 
@@ -2432,7 +2432,7 @@ function encodeBranch95(members: Record<string, unknown>): string {
   let item: unknown;
   out += `"type":"query"`;
   item = members["id"];
-  if (item !== undefined && item !== null) out += `,"id":${(item === null ? "null" : writeStr(item))}`;
+  if (item !== undefined && item !== null) out += `,"id":${writeStr(item)}`;
   item = members["query"];
   if (item === undefined || item === null) throw MISS;
   out += `,"query":${encodeContextQuery(item)}`;
@@ -2444,7 +2444,7 @@ function encodeBranch96(members: Record<string, unknown>): string {
   let item: unknown;
   out += `"type":"frames"`;
   item = members["id"];
-  if (item !== undefined && item !== null) out += `,"id":${(item === null ? "null" : writeStr(item))}`;
+  if (item !== undefined && item !== null) out += `,"id":${writeStr(item)}`;
   item = members["result"];
   if (item === undefined || item === null) throw MISS;
   out += `,"result":${encodeContextQueryResult(item)}`;
@@ -2483,9 +2483,9 @@ function encodeBranch100(members: Record<string, unknown>): string {
   let item: unknown;
   out += `"type":"error"`;
   item = members["id"];
-  if (item !== undefined && item !== null) out += `,"id":${(item === null ? "null" : writeStr(item))}`;
+  if (item !== undefined && item !== null) out += `,"id":${writeStr(item)}`;
   item = members["code"];
-  if (item !== undefined && item !== null) out += `,"code":${(item === null ? "null" : encodeErrorCode(item))}`;
+  if (item !== undefined && item !== null) out += `,"code":${encodeErrorCode(item)}`;
   item = members["message"];
   if (item === undefined || item === null) throw MISS;
   out += `,"message":${writeStr(item)}`;

@@ -716,12 +716,19 @@ impl Writer {
             }
             let required = member.get("required").and_then(Value::as_bool) == Some(true);
             let default = member.get("default").cloned().unwrap_or(Value::Null);
-            let encoded = self.encode(&member["shape"], "item");
-            let _ = writeln!(body, "  item = members[{key}];");
             let emit = member
                 .get("emit")
                 .and_then(Value::as_str)
                 .unwrap_or("always");
+            // Every rule but `always` writes the member only when it is not
+            // null, so a nullable shape's null case would be dead code there.
+            let shape = &member["shape"];
+            let written_shape = match shape.get("kind").and_then(Value::as_str) {
+                Some("nullable") if emit != "always" => &shape["inner"],
+                _ => shape,
+            };
+            let encoded = self.encode(written_shape, "item");
+            let _ = writeln!(body, "  item = members[{key}];");
             let write = format!("out += `{comma}{written}:${{{encoded}}}`;");
             match emit {
                 "absent" => {
