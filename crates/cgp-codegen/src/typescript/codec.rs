@@ -395,6 +395,17 @@ impl Writer {
     /// (member, value), which the object must hold.
     fn decode_members(&mut self, members: &Value, tag: Option<(&str, &str)>) -> String {
         let members: Vec<&Value> = members.as_array().into_iter().flatten().collect();
+        // `member` (fast.ts) takes the raw text between a name's quotes for
+        // the name, which holds only for a name JSON writes without an
+        // escape: no member of the protocol needs one, and an object with one
+        // that did is left to the exact path.
+        let plain = |name: &str| !Value::String(name.to_owned()).to_string().contains('\\');
+        let member_names = members
+            .iter()
+            .map(|member| member.get("name").and_then(Value::as_str).unwrap_or(""));
+        if !member_names.chain(tag.map(|(name, _)| name)).all(plain) {
+            return "  return miss();\n".into();
+        }
         let mut names = Vec::new();
         let mut locals = Vec::new();
         let mut cases = String::new();
@@ -767,5 +778,46 @@ impl Writer {
         }
         body.push_str("  return `${out}}`;\n");
         body
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn envelope_of(members: Value) -> Map<String, Value> {
+        let mut shapes = Map::new();
+        shapes.insert(
+            "Envelope".into(),
+            json!({"kind": "object", "members": members}),
+        );
+        shapes
+    }
+
+    #[test]
+    fn names_are_matched_by_their_raw_text_only_where_json_writes_them_plain() {
+        let plain = generate(
+            &envelope_of(json!([{"name": "goal", "shape": {"kind": "string"}, "required": true}])),
+            "",
+        );
+        assert!(plain.contains(r#"const NAMES0: readonly string[] = ["goal"];"#));
+        assert!(plain.contains("member(NAMES0, expected)"));
+        // A quote, a backslash or a control character is written escaped, so
+        // the text between the quotes is not the name: the exact path reads it.
+        for name in ["a\"b", "a\\b", "a\u{1}b"] {
+            let escaped = generate(
+                &envelope_of(json!([
+                    {"name": "goal", "shape": {"kind": "string"}, "required": true},
+                    {"name": name, "shape": {"kind": "string"}}
+                ])),
+                "",
+            );
+            assert!(!escaped.contains("NAMES0"), "{name:?}: {escaped}");
+            assert!(
+                escaped.contains("(): unknown {\n  return miss();\n}"),
+                "{name:?}: {escaped}"
+            );
+        }
     }
 }

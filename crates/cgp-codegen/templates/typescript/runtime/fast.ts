@@ -156,16 +156,21 @@ export function key(): string {
 /** Reads a member's name, which must be one of `names`, and the colon
  * after it; gives the name's index. The names are tried from `from`, the one
  * after the last member read (canonical text writes members in their declared
- * order, some left out), then from the first; a name of another length is
- * passed over without a comparison. (Slicing the name and comparing it whole
- * measured faster than `startsWith` or comparing character by character.) */
+ * order, some left out), then from the first. A name is tried only where the
+ * text holds a quote just after a name of its length, and then the text
+ * before that quote is sliced and compared with it: equal, it is the member's
+ * whole name, and unescaped (no name of the types holds a quote or a
+ * backslash). Faster than finding the closing quote first (the dense
+ * transcript's decoding 12.4 → 12.1 ms), and than `startsWith` or comparing
+ * character by character, written out per name or not. */
 export function member(names: readonly string[], from: number): number {
-  const close = nameEnd();
-  const length = close - at - 1;
-  let name: string | undefined;
+  if (text.charCodeAt(at) !== 0x22 && next() !== 0x22) throw MISS;
+  const start = at + 1;
   for (let tried = 0, i = from; tried < names.length; tried += 1, i += 1) {
     if (i === names.length) i = 0;
-    if (names[i]!.length === length && (name ??= text.slice(at + 1, close)) === names[i]) {
+    const name = names[i]!;
+    const close = start + name.length;
+    if (text.charCodeAt(close) === 0x22 && text.slice(start, close) === name) {
       colonAfter(close);
       return i;
     }
