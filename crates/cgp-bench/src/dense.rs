@@ -5,7 +5,7 @@
 //! check per byte), these lines are all structure: numbers, enums, nested
 //! objects, unions, a member name every few bytes. [`samples`] writes
 //! [`SAMPLES`] envelopes from the model of the published interop bundle, each
-//! variant in turn and each union branch in turn, with short strings; [`write`]
+//! variant in turn and each union branch in turn, with short strings; [`write`](fn@write)
 //! repeats them. Every sample is checked valid before it is used.
 
 use cgp_schema::model::{Member, Protocol, Shape};

@@ -3,7 +3,7 @@
 //!
 //! Both versions are compared as normalised `interop` bundles, the receiver's
 //! contract: a schema directory is loaded and bundled ([`SchemaSet::load`](cgp_schema::SchemaSet::load) then
-//! [`bundle`](cgp_schema::bundle::bundle) with [`Profile::Interop`](cgp_schema::Profile::Interop)), a published bundle
+//! [`bundle`](cgp_schema::SchemaSet::bundle) with [`Profile::Interop`](cgp_schema::Profile::Interop)), a published bundle
 //! file is read as it is. Both kinds of input therefore share one code path, and a
 //! source directory compares equal to the bundle it publishes.
 //!

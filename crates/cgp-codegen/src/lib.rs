@@ -15,8 +15,9 @@
 //! - [`gates`]: the gates of `cargo xtask check`, with typed problems.
 //! - [`release`]: the release manifest and frozen bundles on disk.
 //! - [`changelog`]: CHANGELOG.md's sections, derived, and its gate.
-//! - [`coverage`]: what of the model the valid SPEC.md examples use.
-//! - [`links`]: relative Markdown links and GitHub anchors, checked offline.
+//!
+//! What the valid SPEC.md examples cover and the offline link check live in
+//! `cgp-gates`, which the [`gates`] run.
 
 // Input-derived data never panics the library: no unwrap/expect/panic and no
 // unchecked indexing outside tests (SECURITY.md). Tests may assert freely.

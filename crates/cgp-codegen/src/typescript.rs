@@ -4,7 +4,7 @@
 //! The package holds the wire types (a discriminated union on the envelope's
 //! tag, open vocabularies as `KnownX | (string & {})`), a table of every shape
 //! (`shapes.ts`), a decode and an encode function per type (`codec.ts`, written
-//! by [`codec`]) and a runtime of ordinary TypeScript files copied as they are
+//! by the `codec` module) and a runtime of ordinary TypeScript files copied as they are
 //! from `templates/typescript/runtime/`: `wire.ts` the entry points, `fast.ts`
 //! the reader and the writers the generated functions share, and `exact.ts`, `json.ts`, `numbers.ts` and `shape.ts` the exact path, which
 //! reads a line the way the reference decoder does with a JSON reader of its

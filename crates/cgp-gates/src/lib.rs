@@ -6,7 +6,7 @@
 //! - [`coverage`]: which parts of the protocol the valid examples use.
 //! - [`links`]: relative links and anchors in Markdown, checked offline.
 //! - [`sync`]: the hand-written Rust types and the bundles describe one wire.
-//! - [`release`]: the released versions (`schema/releases.json`), their frozen
+//! - [`release`]: the released versions (`generated/schema/releases.json`), their frozen
 //!   bundles, the bump a change needs, and `set-version`.
 //! - [`reissue`]: whether new bundle bytes keep a released version's verdicts,
 //!   replayed on the corpus and on randomised messages.

@@ -5,7 +5,7 @@
 //! - [`reason`]: the documented list of rejection categories.
 //! - [`decode`]: what the reference decoder does with the bytes of one case on
 //!   each transport, through the hand-written types.
-//! - [`format`]: the JSON Schema of the case format.
+//! - [`format`](mod@format): the JSON Schema of the case format.
 //! - [`harness`]: the harness protocol: driving a program through every case
 //!   and comparing its answers, with a [`report::Report`] as the result.
 //! - [`base64`]: the standard alphabet, for inputs that are not UTF-8.

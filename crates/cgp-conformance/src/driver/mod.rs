@@ -21,7 +21,7 @@
 //! until two requests in a row go unanswered; then the remaining steps are
 //! skipped, saying so, but `shutdown` is still sent (R2). A closed output or a
 //! flood of unsolicited lines ends the conversation, and the provider is
-//! killed. Given a way to start another provider ([`run_respawning`]), a
+//! killed. Given a way to start another provider ([`run_observed`]), a
 //! provider that died is replaced before each probe that may poison a
 //! conversation (the wrong-dimension embedding, verify, the unknown type, the
 //! garbage line) and before `shutdown`, so one crash hides none of them.

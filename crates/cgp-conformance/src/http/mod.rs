@@ -2,7 +2,7 @@
 //! host sends is one `POST` to the endpoint URL, and the body of a `2xx`
 //! response is the provider's one reply.
 //!
-//! The client is [`ureq`] on rustls ([`client`]). `https://` goes to any
+//! The client is [`ureq`] on rustls (the `client` module). `https://` goes to any
 //! host, its certificate verified against the webpki roots, or only against
 //! the PEM file of `--ca-cert`; verification cannot be turned off. Plain
 //! `http://` goes to a loopback host only (`localhost`, `127.0.0.0/8`,
@@ -11,7 +11,7 @@
 //! fails the exchange), `401` is reported as a refused credential, at most
 //! [`MAX_BODY_BYTES`] of a body is read, and one deadline bounds every
 //! exchange, connecting included. A bearer token and the values of secret
-//! headers ([`secrets`]) are sent and never rendered.
+//! headers (the `secrets` module) are sent and never rendered.
 
 mod client;
 mod secrets;
