@@ -311,6 +311,44 @@ impl HttpProvider {
         self
     }
 
+    /// Sends one `POST` with `body` for a proxy (`cgp proxy --to`): the
+    /// response's status and body exactly as they came (at most
+    /// [`MAX_BODY_BYTES`] of it), with the credentials, TLS rules and deadline
+    /// of `cgp check --http`. The error says what went wrong, every secret
+    /// redacted.
+    pub fn relay(&self, body: &[u8]) -> Result<(u16, Vec<u8>), String> {
+        let failed = |error: ureq::Error| {
+            let why = client::describe(&error, &self.endpoint);
+            self.secrets
+                .redact(&format!("POST {}: {why}", self.endpoint.url()))
+        };
+        let mut request = self
+            .agent
+            .post(&self.endpoint.request)
+            .header("Content-Type", "application/json");
+        for header in &self.headers {
+            request = request.header(&header.name, &header.value);
+        }
+        if let Some(bearer) = &self.bearer {
+            request = request.header("Authorization", format!("Bearer {}", bearer.0));
+        }
+        let mut response = request.send(body).map_err(failed)?;
+        let status = response.status().as_u16();
+        let bytes = response
+            .body_mut()
+            .with_config()
+            .limit(MAX_BODY_BYTES as u64)
+            .read_to_vec()
+            .map_err(failed)?;
+        Ok((status, bytes))
+    }
+
+    /// Overwrites every echoed form of a secret this provider sends in
+    /// `bytes`, for what a proxy records and reports.
+    pub fn mask(&self, bytes: &mut [u8]) {
+        self.secrets.mask(bytes);
+    }
+
     /// Sends one `POST` with `body` and turns the response into what the
     /// driver reads: the body of a `2xx`, a timeout, or a failure that says
     /// what went wrong. What the status line said comes with it, when one
