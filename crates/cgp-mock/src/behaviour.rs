@@ -18,8 +18,7 @@ pub enum Behaviour {
     Crash,
     /// Says `stale` of every frame a host asks it to verify, its own included.
     StaleVerify,
-    /// Serves a frame of a kind no version defines and answers garbage with an
-    /// error code no version defines.
+    /// Serves a frame of a kind no version defines (and declares the kind).
     UnknownVocabulary,
     /// Pads its first `frames` reply past the 16 MiB line limit.
     HugeLine,
@@ -91,7 +90,7 @@ impl Behaviour {
             Behaviour::Crash => "dies after half of the reply to the first query (exit status 101)",
             Behaviour::StaleVerify => "answers verify with stale for every frame, its own included",
             Behaviour::UnknownVocabulary => {
-                "serves a frame of an unknown kind (declared) and answers garbage with an unknown error code"
+                "serves a frame of a kind no version defines, and declares that kind"
             }
             Behaviour::HugeLine => "pads its first frames reply past the 16 MiB line limit",
             Behaviour::OtherMajor => {

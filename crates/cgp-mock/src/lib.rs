@@ -33,4 +33,4 @@ mod tests;
 
 pub use behaviour::{Behaviour, Without};
 pub use corpus::{Corpus, embedded};
-pub use mock::{Answer, End, Mock, Options, PROVIDER_NAME, UNKNOWN_CODE, UNKNOWN_KIND};
+pub use mock::{Answer, End, Mock, Options, PROVIDER_NAME, UNKNOWN_KIND};

@@ -21,9 +21,6 @@ pub const PROVIDER_NAME: &str = "cgp-mock";
 /// The kind of the frame [`Behaviour::UnknownVocabulary`] serves.
 pub const UNKNOWN_KIND: &str = "cgp-mock-unknown-kind";
 
-/// The error code [`Behaviour::UnknownVocabulary`] answers garbage with.
-pub const UNKNOWN_CODE: &str = "cgp_mock_unknown_code";
-
 /// How the mock is set up.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -124,6 +121,7 @@ impl Mock {
                 id: "cgp-mock-unknown".into(),
                 kind: FrameKind::from_wire(UNKNOWN_KIND),
                 title: "An unknown kind".into(),
+                citation_label: Some("cgp-mock unknown kind".into()),
                 token_cost: u32::try_from(budget_tokens(Some(&content))).unwrap_or(u32::MAX),
                 content: Some(content),
                 score: 0.5,
@@ -164,7 +162,7 @@ impl Mock {
         let mut end = End::Continue;
         let reply = self.reply(line, &mut end);
         if let Some(reply) = reply {
-            if self.has(Behaviour::GarbageLine) {
+            if self.has(Behaviour::GarbageLine) && !matches!(reply, Envelope::HandshakeAck { .. }) {
                 lines.push(b"this line is not JSON (cgp mock --behaviour garbage-line)".to_vec());
             }
             let mut bytes = cgp_types::encode_line(&reply)
@@ -238,12 +236,11 @@ impl Mock {
                     .and_then(|value| value.get("id"))
                     .and_then(serde_json::Value::as_str)
                     .map(str::to_owned);
-                let code = if self.has(Behaviour::UnknownVocabulary) {
-                    ErrorCode::from_wire(UNKNOWN_CODE)
-                } else {
-                    ErrorCode::BadRequest
-                };
-                return Some(self.error(id, code, format!("cannot read the line: {error}")));
+                return Some(self.error(
+                    id,
+                    ErrorCode::BadRequest,
+                    format!("cannot read the line: {error}"),
+                ));
             }
         };
         match envelope {
@@ -415,14 +412,13 @@ impl Mock {
         }
     }
 
+    /// By frame id and digest: a host routes `verify` by its own name for the
+    /// provider, which need not be the mock's.
     fn verdict(&self, frame: &FrameId) -> Verdict {
         if self.has(Behaviour::StaleVerify) {
             return Verdict::Stale {
                 replacement_digest: None,
             };
-        }
-        if frame.provider_id != PROVIDER_NAME {
-            return Verdict::Unknown;
         }
         match self.served.get(&frame.frame_id) {
             Some(digest) if frame.content_digest.is_none() || &frame.content_digest == digest => {

@@ -96,7 +96,8 @@ pub fn url_of(server: &tiny_http::Server) -> String {
 
 /// Serves hosts over HTTP until the process is interrupted: each `POST` body
 /// is one envelope, answered with one envelope (200), or with 204 and no body
-/// for `shutdown` (the server keeps serving) and for a notification. A body
+/// for `shutdown` (the server keeps serving); an envelope of an unknown type
+/// gets a `bad_request` error. A body
 /// over 16 MiB is refused with 413. Returns only on a crash.
 pub fn serve_http(mock: &mut Mock, server: &tiny_http::Server) -> io::Result<Ending> {
     let json = tiny_http::Header::from_bytes(&b"Content-Type"[..], &b"application/json"[..]).ok();
@@ -142,7 +143,21 @@ pub fn serve_http(mock: &mut Mock, server: &tiny_http::Server) -> io::Result<End
                     let _ = request.respond(response);
                 }
                 None => {
-                    let _ = request.respond(tiny_http::Response::empty(204));
+                    // Over HTTP every POST gets one envelope back: what stdio
+                    // ignores as a notification is answered with an error.
+                    let error = cgp_types::Envelope::Error {
+                        id: None,
+                        code: Some(cgp_types::ErrorCode::BadRequest),
+                        message: "an envelope of a type this provider does not know; ignored"
+                            .into(),
+                    };
+                    let line = cgp_types::encode_line(&error).unwrap_or_default();
+                    let mut response =
+                        tiny_http::Response::from_data(line.trim_end().as_bytes().to_vec());
+                    if let Some(json) = &json {
+                        response = response.with_header(json.clone());
+                    }
+                    let _ = request.respond(response);
                 }
             },
         }

@@ -1,8 +1,8 @@
 //! The stdio proxy: the provider as a child process group; every byte of the
 //! host's standard input goes to the provider's, and every byte of the
 //! provider's standard output to the host's, unchanged and as soon as it
-//! arrives. Complete lines are copied to the record and the judge after they
-//! are passed on.
+//! arrives. Complete lines are copied to the record and handed to the judge
+//! (never waiting for it) as their last byte passes.
 
 use crate::judge::{Judge, Side};
 use std::ffi::OsString;
@@ -103,8 +103,8 @@ impl Splitter {
     }
 }
 
-/// Copies `from` to `to` chunk by chunk, flushing each at once, and hands
-/// complete lines to the judge and the record afterwards. Returns at the end of
+/// Copies `from` to `to` chunk by chunk, flushing each at once; the lines a
+/// chunk completes go to the record and the judge just before it is passed on. Returns at the end of
 /// `from`, or when `to` refuses bytes.
 pub fn pump(
     mut from: impl Read,
@@ -123,10 +123,12 @@ pub fn pump(
             Err(error) => break Err(error),
         };
         let chunk = buffer.get(..read).unwrap_or_default();
+        // Lines are handed on first, so the record and the judge see a
+        // request before the reply it causes; handing on never blocks.
+        splitter.feed(chunk, judge, record);
         if let Err(error) = to.write_all(chunk).and_then(|()| to.flush()) {
             break Err(error);
         }
-        splitter.feed(chunk, judge, record);
     };
     splitter.close(judge, record);
     outcome
