@@ -279,7 +279,9 @@ pub fn run(
     // Whatever the provider wrote before it ended reaches the host.
     let _ = provider_side.join();
     let status = status.map_or(1, pass_on);
-    if !host_closed {
+    // After a shutdown a provider exits 0 with the host still connected; any
+    // other status while the host is there is a provider that died.
+    if !host_closed && status != 0 {
         notes.push(format!(
             "the provider ended (exit status {status}) while the host was still connected"
         ));
