@@ -70,9 +70,10 @@ impl Driver<'_> {
         query.embedding = Some(vec![0.5; wrong]);
         let name = format!("query with a {wrong}-dimensional embedding");
         // A query it cannot use is a bad request: going silent or dying on it
-        // breaks R1, not only the reply rule.
+        // breaks R1, not only the reply rule. The query is a probe: sending it
+        // breaks the host's E1 on purpose.
         if let Some(Envelope::Error { code, .. }) =
-            self.query_judged_by(&name, query, false, Rule::R1)
+            self.query_judged_by(&name, query, false, Rule::R1, true)
         {
             let code = code.unwrap_or(ErrorCode::Internal);
             if code != ErrorCode::BadRequest {

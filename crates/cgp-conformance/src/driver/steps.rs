@@ -106,13 +106,19 @@ impl Driver<'_> {
         query: ContextQuery,
         declared: bool,
     ) -> Option<Envelope> {
-        self.query_judged_by(name, query, declared, Rule::Answer)
+        self.query_judged_by(name, query, declared, Rule::Answer, false)
     }
 
     /// A query showing that the provider still serves after a probe that may
     /// have poisoned it: no reply, or an ended provider, breaks R1.
     pub(super) fn still_serving(&mut self, name: &str) {
-        self.query_judged_by(name, self.new_query(Vec::new(), 1, 100), false, Rule::R1);
+        self.query_judged_by(
+            name,
+            self.new_query(Vec::new(), 1, 100),
+            false,
+            Rule::R1,
+            false,
+        );
     }
 
     /// [`Self::query`], where an unanswered query breaks `rule`.
@@ -122,6 +128,7 @@ impl Driver<'_> {
         query: ContextQuery,
         declared: bool,
         rule: Rule,
+        probe: bool,
     ) -> Option<Envelope> {
         if !self.begin(name) {
             return None;
@@ -134,7 +141,7 @@ impl Driver<'_> {
         let reply = self
             .exchange(
                 &line,
-                false,
+                probe,
                 &[Variant::Frames, Variant::Error],
                 rule,
                 Wait::Required,
