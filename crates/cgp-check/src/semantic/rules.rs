@@ -91,11 +91,14 @@ pub enum Rule {
     VerifyOptIn,
     /// Ours: every query gets one reply, and nothing comes unasked.
     Answer,
+    /// Ours: over HTTP, a reply to a request a host sends comes with a 2xx
+    /// status (SHOULD).
+    HttpStatus,
 }
 
 impl Rule {
     /// Every rule, in declaration order.
-    pub const ALL: [Rule; 39] = [
+    pub const ALL: [Rule; 40] = [
         Rule::B1,
         Rule::B3,
         Rule::B4,
@@ -135,6 +138,7 @@ impl Rule {
         Rule::FrameVector,
         Rule::VerifyOptIn,
         Rule::Answer,
+        Rule::HttpStatus,
     ];
 
     /// The rule id as SPEC.md writes it, e.g. `"B3"` or `"CGP-FILE-BYTES"`.
@@ -179,6 +183,7 @@ impl Rule {
             Rule::FrameVector => "CGP-FRAME-VECTOR",
             Rule::VerifyOptIn => "CGP-VERIFY-OPTIN",
             Rule::Answer => "CGP-ANSWER",
+            Rule::HttpStatus => "CGP-HTTP-STATUS",
         }
     }
 
@@ -190,9 +195,12 @@ impl Rule {
     /// The rule's requirement level: the protocol's for its rules, ours for ours.
     pub fn requirement(self) -> Requirement {
         match self {
-            Rule::G3 | Rule::E1 | Rule::R1Reply | Rule::AsOf | Rule::FrameVector => {
-                Requirement::Should
-            }
+            Rule::G3
+            | Rule::E1
+            | Rule::R1Reply
+            | Rule::AsOf
+            | Rule::FrameVector
+            | Rule::HttpStatus => Requirement::Should,
             _ => Requirement::Must,
         }
     }
@@ -212,6 +220,7 @@ impl Rule {
                 | Rule::V2
                 | Rule::FileBytes
                 | Rule::Answer
+                | Rule::HttpStatus
         )
     }
 

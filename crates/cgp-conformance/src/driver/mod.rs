@@ -161,6 +161,7 @@ pub fn run_observed<'a>(
         ended: None,
         unanswered_in_row: 0,
         silent: false,
+        status: None,
         stopped_answering: false,
         closed_output: false,
         exit: None,
@@ -215,6 +216,10 @@ struct Driver<'a> {
     /// The last exchange waited for a reply the protocol does not require, and
     /// none came.
     silent: bool,
+    /// What the transport said with the last reply or silence, when it said
+    /// more than the reply (an HTTP `204`, or an `error` under `400`): noted
+    /// in the step's detail.
+    status: Option<String>,
     /// The conversation ended because the provider stopped answering (its
     /// input and output are still open, so `shutdown` is still sent).
     stopped_answering: bool,

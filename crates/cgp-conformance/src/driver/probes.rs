@@ -239,7 +239,13 @@ impl Driver<'_> {
             return;
         }
         let reply = self.exchange(line, true, &[Variant::Error], Rule::R1, Wait::Should);
-        let wait = seconds(self.options.should_wait.min(self.options.timeout));
+        let wait = match self.status.as_deref() {
+            Some(status) if self.silent => status.to_owned(),
+            _ => format!(
+                "no reply within {}",
+                seconds(self.options.should_wait.min(self.options.timeout))
+            ),
+        };
         match reply.and_then(|checked| checked.envelope) {
             Some(Envelope::Error { code, message, .. }) => {
                 let code = code.unwrap_or(ErrorCode::Internal);
@@ -261,11 +267,11 @@ impl Driver<'_> {
                 Side::Provider,
                 Some(Rule::R1Reply),
                 format!(
-                    "no reply within {wait}; R1 asks for an error with code `bad_request` (the next step shows whether the provider still serves)"
+                    "{wait}; R1 asks for an error with code `bad_request` (the next step shows whether the provider still serves)"
                 ),
             ),
             _ if self.silent => self.detail(format!(
-                "no reply within {wait}: allowed, an envelope without an id is a notification a provider may ignore"
+                "{wait}: allowed, an envelope without an id is a notification a provider may ignore"
             )),
             _ => {}
         }

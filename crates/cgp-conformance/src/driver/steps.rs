@@ -276,6 +276,11 @@ impl Driver<'_> {
                     }
                 }
                 Received::Closed | Received::Timeout => break,
+                Received::NoReply(status) => self.detail(format!("{status}: no reply")),
+                Received::Refused(why) => {
+                    self.problem(Severity::Error, Side::Provider, Some(Rule::R2), why);
+                    break;
+                }
                 Received::Failed(error) => {
                     self.read_failed(None, &error);
                     break;
