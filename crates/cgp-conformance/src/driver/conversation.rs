@@ -28,11 +28,30 @@ impl Driver<'_> {
         if !self.send(line, probe, Some(rule)) {
             return None;
         }
+        self.await_reply(probe, expected, rule, wait)
+    }
+
+    /// The next line the provider wrote: one read ahead first, then the peer's.
+    pub(super) fn receive(&mut self, timeout: Duration) -> Received {
+        match self.buffered.pop_front() {
+            Some(received) => received,
+            None => self.peer().receive(timeout),
+        }
+    }
+
+    /// Waits for the one reply to the request just sent (see [`Self::exchange`]).
+    pub(super) fn await_reply(
+        &mut self,
+        probe: bool,
+        expected: &[Variant],
+        rule: Rule,
+        wait: Wait,
+    ) -> Option<Checked> {
         let timeout = match wait {
             Wait::Required => self.options.timeout,
             Wait::Should => self.options.should_wait.min(self.options.timeout),
         };
-        let reply = match self.peer().receive(timeout) {
+        let reply = match self.receive(timeout) {
             Received::Line { bytes, terminated } => {
                 self.unanswered_in_row = 0;
                 let status = self.peer().reply_status();
@@ -137,6 +156,11 @@ impl Driver<'_> {
     /// or the read notices first is a matter of timing.
     pub(super) fn send(&mut self, line: &[u8], probe: bool, rule: Option<Rule>) -> bool {
         self.record(Side::Host, line, probe);
+        if self.sent_ahead.as_deref() == Some(line) {
+            // Sent already, ahead of the reply to the line before it.
+            self.sent_ahead = None;
+            return true;
+        }
         let Err(error) = self.peer().send(line) else {
             return true;
         };
@@ -205,6 +229,11 @@ impl Driver<'_> {
     /// the caller, or to the next request or shutdown, which report it: whether
     /// the provider's exit shows here or there is a matter of timing.
     fn drain_within(&mut self, wait: Duration) -> bool {
+        // What was read ahead, or what the peer writes next, answers a
+        // request sent ahead and still to be recorded.
+        if !self.buffered.is_empty() || self.sent_ahead.is_some() {
+            return false;
+        }
         while self.ended.is_none() {
             match self.peer().receive(wait) {
                 Received::Timeout => return false,
