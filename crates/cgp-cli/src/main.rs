@@ -117,10 +117,9 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "human")]
         format: render::Format,
-        /// Also check the semantic rules of SPEC.md (B1, B3, B4, D1, F1-F5,
-        /// F11-F15, G1, G2, G4, E1, H3, H4, P1-P3, P5, C5, Q1, Q2); each error
-        /// names its rule.
-        #[arg(long)]
+        /// Also check the semantic rules a transcript can show (the list is
+        /// the rule catalogue's, see `semantic_help`).
+        #[arg(long, help = semantic_help())]
         semantic: bool,
         /// Read each input as one JSON document (pretty-printing allowed)
         /// instead of one envelope per line.
@@ -672,9 +671,41 @@ fn print_all(text: &[u8]) -> ExitCode {
     }
 }
 
+/// The help of `cgp validate --semantic`: the ids of exactly the rules a
+/// transcript can show, from the rule catalogue.
+fn semantic_help() -> String {
+    format!(
+        "Also check the semantic rules of SPEC.md that a transcript can show ({}); each finding names its rule, a broken MUST is an error and a broken SHOULD a warning.",
+        cgp_check::semantic::Rule::transcript_ids().join(", ")
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `cgp validate --help` names exactly the rules `--semantic` checks.
+    #[test]
+    fn semantic_help_lists_the_checked_rules() {
+        let mut command = Cli::command();
+        let help = command
+            .find_subcommand_mut("validate")
+            .expect("validate")
+            .render_long_help()
+            .to_string();
+        let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        let start = flat.find("a transcript can show (").expect("the rule list") + 23;
+        let listed: Vec<&str> = flat[start..flat[start..].find(')').unwrap() + start]
+            .split(", ")
+            .collect();
+        assert_eq!(listed, cgp_check::semantic::Rule::transcript_ids());
+        for gone in ["H3", "P5", "Q2", "G4", "R2", "F14", "F15"] {
+            assert!(!listed.contains(&gone), "{gone}: {listed:?}");
+        }
+        for kept in ["E1", "H4", "B1", "CGP-VERIFY-OPTIN"] {
+            assert!(listed.contains(&kept), "{kept}: {listed:?}");
+        }
+    }
 
     #[test]
     fn the_command_line_is_well_formed() {
