@@ -297,6 +297,7 @@ fn a_hosts_faults_are_named_live() {
         })
     };
     assert!(named("H4", 3), "{findings:#?}");
+    assert!(named("E1", 5), "{findings:#?}");
     assert!(named("CGP-VERIFY-OPTIN", 7), "{findings:#?}");
 }
 
