@@ -31,6 +31,7 @@ mod external;
 mod go;
 mod machine;
 mod measure;
+pub mod proxy;
 mod report;
 mod scaling;
 pub mod transcript;
