@@ -181,7 +181,7 @@ fn each_fault_does_what_it_says() {
         protocol_version,
         cgp_types::PROTOCOL_VERSION
     ));
-    let mut unknown = Mock::new(options(&[Behaviour::UnknownVocabulary]));
+    let unknown = Mock::new(options(&[Behaviour::UnknownVocabulary]));
     assert!(
         unknown
             .frames()
