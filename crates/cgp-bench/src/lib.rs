@@ -21,14 +21,17 @@
 //! processes (`cgp validate`, the peer validators), `typescript` the generated
 //! TypeScript package against `JSON.parse`, `go` the generated Go module against
 //! `encoding/json`, `scaling` codegen and check
-//! on growing schemas, `machine` says where, and `report` renders the table.
+//! on growing schemas, [`checks`] `cgp check` beside the reference
+//! conformance tool, `machine` says where, and `report` renders the table.
 
+pub mod checks;
 mod corpus;
 pub mod dense;
 mod external;
 mod go;
 mod machine;
 mod measure;
+pub mod proxy;
 mod report;
 mod scaling;
 pub mod transcript;
@@ -280,6 +283,16 @@ pub fn run(config: &Config, mut decoders: Decoders) -> Result<Report, String> {
             Vec::new()
         }
     };
+    let checks = match (&config.cgp, &config.peers) {
+        (Some(cgp), Some(_)) => checks::check_vs_inspect(&config.repo, cgp, rounds)?,
+        _ => {
+            skipped.push(
+                "`cgp check` beside `contextgraph-inspect`: needs the cgp binary and the peers"
+                    .into(),
+            );
+            Vec::new()
+        }
+    };
     machine.load.1 = load_average();
     Ok(Report {
         machine,
@@ -290,6 +303,7 @@ pub fn run(config: &Config, mut decoders: Decoders) -> Result<Report, String> {
         rounds,
         rows,
         schema,
+        checks,
         skipped,
     })
 }

@@ -25,6 +25,8 @@ pub struct Report {
     pub rows: Vec<Row>,
     /// codegen and check, by schema size.
     pub schema: Vec<SchemaRun>,
+    /// `cgp check` beside `contextgraph-inspect`, per provider.
+    pub checks: Vec<crate::checks::CheckRun>,
     /// What was skipped, and why.
     pub skipped: Vec<String>,
 }
@@ -404,6 +406,24 @@ impl Report {
             let empty = Sample::ALL.len().saturating_sub(cells.len());
             let cells = format!("{}{}", cells.join(" | "), " | ".repeat(empty));
             let _ = writeln!(out, "| {} | {cells} |", target.goal);
+        }
+        if !self.checks.is_empty() {
+            let _ = writeln!(
+                out,
+                "\n## `cgp check` beside `contextgraph-inspect`\n\nThe providers of SPEC.md's side-by-side table, over stdio; the wall time of each whole run (start to the provider's exit), the best of {} rounds, the two tools taking turns. Target: a ratio of at most 1.00 on every provider.\n\n| Provider | `cgp check` | `contextgraph-inspect` | ratio | target met |\n|---|---|---|---|---|",
+                self.rounds
+            );
+            for run in &self.checks {
+                let _ = writeln!(
+                    out,
+                    "| {} | {:.3} s | {:.3} s | {:.2} | {} |",
+                    run.provider,
+                    run.cgp_seconds,
+                    run.inspect_seconds,
+                    run.ratio(),
+                    if run.ratio() <= 1.0 { "yes" } else { "no" }
+                );
+            }
         }
         for skipped in &self.skipped {
             let _ = writeln!(out, "\nSkipped: {skipped}.");

@@ -16,7 +16,9 @@ mod check;
 mod diff;
 mod exit;
 mod github;
+mod mock;
 mod progress;
+mod proxy;
 mod render;
 mod style;
 mod validate;
@@ -78,6 +80,27 @@ impl From<ProfileArg> for Profile {
     }
 }
 
+/// How `cgp proxy` writes its findings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ProxyFormat {
+    /// One line per finding, for people.
+    Human,
+    /// One JSON object per finding.
+    Json,
+    /// GitHub workflow commands.
+    Github,
+}
+
+impl From<ProxyFormat> for cgp_proxy::Format {
+    fn from(format: ProxyFormat) -> Self {
+        match format {
+            ProxyFormat::Human => cgp_proxy::Format::Human,
+            ProxyFormat::Json => cgp_proxy::Format::Json,
+            ProxyFormat::Github => cgp_proxy::Format::Github,
+        }
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Validate NDJSON transcripts (one envelope per line) or JSON documents.
@@ -94,10 +117,9 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "human")]
         format: render::Format,
-        /// Also check the semantic rules of SPEC.md (B1, B3, B4, D1, F1-F5,
-        /// F11-F15, G1, G2, G4, E1, H3, H4, P1-P3, P5, C5, Q1, Q2); each error
-        /// names its rule.
-        #[arg(long)]
+        /// Also check the semantic rules a transcript can show (the list is
+        /// the rule catalogue's, see `semantic_help`).
+        #[arg(long, help = semantic_help())]
         semantic: bool,
         /// Read each input as one JSON document (pretty-printing allowed)
         /// instead of one envelope per line.
@@ -182,6 +204,98 @@ enum Command {
         #[arg(
             last = true,
             required_unless_present = "http",
+            value_name = "PROGRAM [ARGS]"
+        )]
+        command: Vec<OsString>,
+    },
+    /// A provider made from the schemas and the SPEC.md corpus, for host
+    /// authors to develop and test against, with faults on request
+    /// (`--list-behaviours`). Over stdio, or over HTTP with `--http`.
+    #[command(
+        long_about = "A provider made from the protocol model and the SPEC.md corpus, for host authors to develop and test against: it declares every capability it honours (correlation, verify, graph, an embeddings fingerprint, the kinds its corpus holds), answers queries with corpus frames that keep kinds, the budgets, as_of and anchors, answers verify, and sends a coded error for what it cannot serve. The same seed gives the same output.\n\nOver stdio it exits 0 on shutdown. With --http it serves one POST per envelope on loopback (unless the address names another interface), answers shutdown with 204 and keeps serving until interrupted; the URL to post to is the one line it prints on standard output.\n\n--behaviour injects a fault a host must survive; `cgp mock --list-behaviours` prints each with the rule it breaks, or `allowed`."
+    )]
+    Mock {
+        /// Speak this protocol version.
+        #[arg(long = "version", value_name = "VERSION", default_value = bundles::WORKING, value_parser = bundles::version_parser())]
+        protocol_version: String,
+        /// Serve over HTTP at HOST:PORT (PORT alone: 127.0.0.1; port 0 picks one).
+        #[arg(long, value_name = "HOST:PORT")]
+        http: Option<String>,
+        /// Inject this fault (repeatable); see --list-behaviours.
+        #[arg(long = "behaviour", value_name = "NAME")]
+        behaviours: Vec<String>,
+        /// Withhold capabilities: correlation, verify, graph, embeddings
+        /// (comma separated, repeatable).
+        #[arg(long, value_name = "NAME[,NAME]")]
+        without: Vec<String>,
+        /// The seed of the frame order.
+        #[arg(long, value_name = "N", default_value = "0")]
+        seed: u64,
+        /// Seconds the slow-reply behaviour waits before each reply.
+        #[arg(long, value_name = "SECS", default_value = "1", value_parser = parse_timeout)]
+        delay: Duration,
+        /// Print the behaviours, one a line: name, the rule it breaks (or
+        /// `allowed`), what it does.
+        #[arg(long)]
+        list_behaviours: bool,
+    },
+    /// Sit between a host and a provider, pass every byte both ways unchanged
+    /// and judge both sides live (`cgp validate --semantic`'s checker); the
+    /// findings go to standard error. Put `cgp proxy -- PROVIDER ARGS...` in
+    /// place of the provider's command, or `cgp proxy --listen HOST:PORT --to
+    /// URL` in place of its URL.
+    #[command(
+        long_about = "Sit between a host and a provider, pass every byte both ways unchanged and in order, and judge every line as it passes with the checker of `cgp validate --semantic`, for the host's rules and the provider's. Findings go to standard error (or --findings FILE); standard output carries the protocol only.\n\nStdio: `cgp proxy -- PROVIDER ARGS...` in place of the provider's command. The provider's exit status passes through (128 + N for signal N), and signals the proxy gets are forwarded to it. When the host closes its side, the provider's standard input is closed; the provider gets --grace seconds to exit before its process group is killed. The proxy never writes a message of its own.\n\nHTTP: `cgp proxy --listen HOST:PORT --to URL` listens with plain HTTP on loopback and forwards each POST with the TLS rules and credential options of `cgp check --http`; the URL to post to is the one line it prints on standard output. The record holds bodies, never headers; no credential is recorded or printed.\n\nA slow reader of the findings loses findings, never bytes."
+    )]
+    Proxy {
+        /// Write the conversation as a transcript `cgp validate` reads.
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
+        /// Write the findings to FILE instead of standard error.
+        #[arg(long, value_name = "FILE")]
+        findings: Option<PathBuf>,
+        /// How findings are written.
+        #[arg(long, value_enum, default_value = "human")]
+        format: ProxyFormat,
+        /// Judge by this protocol version's frozen bundles.
+        #[arg(long = "version", value_name = "VERSION", default_value = bundles::WORKING, value_parser = bundles::version_parser())]
+        protocol_version: String,
+        /// Seconds the provider has to exit after the host closes its side.
+        #[arg(long, value_name = "SECS", default_value = "5", value_parser = parse_timeout)]
+        grace: Duration,
+        /// Listen for HTTP on HOST:PORT (loopback only; PORT alone:
+        /// 127.0.0.1), forwarding to --to.
+        #[arg(
+            long,
+            value_name = "HOST:PORT",
+            requires = "to",
+            conflicts_with = "command"
+        )]
+        listen: Option<String>,
+        /// The provider's endpoint (https://, or http:// on loopback).
+        #[arg(long, value_name = "URL", requires = "listen")]
+        to: Option<String>,
+        /// Seconds for each upstream exchange.
+        #[arg(long, value_name = "SECS", default_value = "30", value_parser = parse_timeout, requires = "to")]
+        timeout: Duration,
+        /// Send the token in the environment variable NAME as `Authorization:
+        /// Bearer` upstream. Never printed or recorded.
+        #[arg(long, value_name = "NAME", requires = "to")]
+        bearer_env: Option<String>,
+        /// Send this header upstream with every request.
+        #[arg(long = "header", value_name = "NAME: VALUE", requires = "to")]
+        headers: Vec<String>,
+        /// Send the header NAME with the value of the environment variable VAR
+        /// upstream. Never printed or recorded.
+        #[arg(long, value_name = "NAME=VAR", requires = "to")]
+        header_env: Vec<String>,
+        /// Trust only the certificate authorities in this PEM file upstream.
+        #[arg(long, value_name = "FILE", requires = "to")]
+        ca_cert: Option<PathBuf>,
+        /// The provider's command line, after `--`.
+        #[arg(
+            last = true,
+            required_unless_present = "listen",
             value_name = "PROGRAM [ARGS]"
         )]
         command: Vec<OsString>,
@@ -375,6 +489,73 @@ fn main() -> ExitCode {
             };
             check::run(&options, &interop, &strict)
         }
+        Command::Mock {
+            list_behaviours: true,
+            ..
+        } => mock::list(),
+        Command::Mock {
+            protocol_version,
+            http,
+            behaviours,
+            without,
+            seed,
+            delay,
+            list_behaviours: false,
+        } => mock::run(mock::Args {
+            version: protocol_version,
+            http,
+            behaviours,
+            without,
+            seed,
+            delay,
+        }),
+        Command::Proxy {
+            record,
+            findings,
+            format,
+            protocol_version,
+            grace,
+            listen,
+            to,
+            timeout,
+            bearer_env,
+            headers,
+            header_env,
+            ca_cert,
+            command,
+        } => {
+            let validator = match bundles::validator(&protocol_version, Profile::Interop) {
+                Ok(validator) => validator,
+                Err(problem) => {
+                    eprintln!("cgp: the embedded bundle does not compile: {problem}");
+                    return ExitCode::from(Exit::Trouble);
+                }
+            };
+            let listen = listen.zip(to).map(|(listen, url)| {
+                (
+                    listen,
+                    proxy::Upstream {
+                        url,
+                        bearer_env,
+                        headers,
+                        header_env,
+                        ca_cert,
+                        timeout,
+                    },
+                )
+            });
+            proxy::run(
+                proxy::Args {
+                    record,
+                    findings,
+                    format: format.into(),
+                    grace,
+                    listen,
+                    command,
+                },
+                validator,
+            )
+        }
         Command::Diff {
             paths,
             against,
@@ -490,9 +671,41 @@ fn print_all(text: &[u8]) -> ExitCode {
     }
 }
 
+/// The help of `cgp validate --semantic`: the ids of exactly the rules a
+/// transcript can show, from the rule catalogue.
+fn semantic_help() -> String {
+    format!(
+        "Also check the semantic rules of SPEC.md that a transcript can show ({}); each finding names its rule, a broken MUST is an error and a broken SHOULD a warning.",
+        cgp_check::semantic::Rule::transcript_ids().join(", ")
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `cgp validate --help` names exactly the rules `--semantic` checks.
+    #[test]
+    fn semantic_help_lists_the_checked_rules() {
+        let mut command = Cli::command();
+        let help = command
+            .find_subcommand_mut("validate")
+            .expect("validate")
+            .render_long_help()
+            .to_string();
+        let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        let start = flat.find("a transcript can show (").expect("the rule list") + 23;
+        let listed: Vec<&str> = flat[start..flat[start..].find(')').unwrap() + start]
+            .split(", ")
+            .collect();
+        assert_eq!(listed, cgp_check::semantic::Rule::transcript_ids());
+        for gone in ["H3", "P5", "Q2", "G4", "R2", "F14", "F15"] {
+            assert!(!listed.contains(&gone), "{gone}: {listed:?}");
+        }
+        for kept in ["E1", "H4", "B1", "CGP-VERIFY-OPTIN"] {
+            assert!(listed.contains(&kept), "{kept}: {listed:?}");
+        }
+    }
 
     #[test]
     fn the_command_line_is_well_formed() {

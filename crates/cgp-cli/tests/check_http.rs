@@ -41,6 +41,16 @@ enum Mode {
     OversizedStreamed,
     /// Answers after three seconds.
     Slow,
+    /// The SDKs' conventions: `204` and no body to a notification (an
+    /// envelope of an unknown type without an `id`) and to `shutdown`, `400`
+    /// with an `error` / `bad_request` envelope to a body that is no envelope.
+    Sdk,
+    /// As `Sdk`, answering every query with `500` and an `error` / `internal`
+    /// envelope.
+    InternalError,
+    /// As `Sdk`, answering `shutdown` with `500` and a body that is no
+    /// envelope.
+    ShutdownFails,
 }
 
 /// One request the server received.
@@ -163,6 +173,9 @@ fn answer(
         }
         Mode::Slow => std::thread::sleep(Duration::from_secs(3)),
         Mode::Good | Mode::BadSchema | Mode::EchoToken => {}
+        Mode::Sdk | Mode::InternalError | Mode::ShutdownFails => {
+            return answer_as_the_sdks_do(mode, request, stream);
+        }
     }
     if let Some(token) = token {
         if authorization != format!("Bearer {token}") {
@@ -194,6 +207,45 @@ fn answer(
             body.as_bytes(),
         )
     }
+}
+
+/// How the SDKs answer over HTTP (`Mode::Sdk` and its variants).
+fn answer_as_the_sdks_do(mode: Mode, request: &Request, stream: TcpStream) -> std::io::Result<()> {
+    let json = "Content-Type: application/json\r\n";
+    let Ok(message) = serde_json::from_slice::<Value>(&request.body) else {
+        let body = json!({"type": "error", "code": "bad_request", "message": "the body is not an envelope"});
+        return respond(stream, "400 Bad Request", json, body.to_string().as_bytes());
+    };
+    match message["type"].as_str() {
+        Some("shutdown") if mode == Mode::ShutdownFails => {
+            return respond(
+                stream,
+                "500 Internal Server Error",
+                "",
+                b"shutting down failed",
+            );
+        }
+        Some("shutdown") => return respond(stream, "204 No Content", "", b""),
+        Some("query") if mode == Mode::InternalError => {
+            let mut body =
+                json!({"type": "error", "code": "internal", "message": "the index is down"});
+            if let Some(id) = message.get("id") {
+                body["id"] = id.clone();
+            }
+            return respond(
+                stream,
+                "500 Internal Server Error",
+                json,
+                body.to_string().as_bytes(),
+            );
+        }
+        Some("handshake" | "query" | "verify") => {}
+        // A notification gets no reply.
+        _ if message.get("id").is_none() => return respond(stream, "204 No Content", "", b""),
+        _ => {}
+    }
+    let reply = reply(&request.body, false).expect("a reply");
+    respond(stream, "200 OK", json, reply.to_string().as_bytes())
 }
 
 fn cgp(args: &[&str], token: Option<&str>) -> Output {
@@ -344,7 +396,16 @@ fn a_redirect_is_not_followed() {
         &report,
         &["HTTP 307", &elsewhere.url, "does not follow redirects"],
     );
-    assert_eq!(server.requests().len(), 1, "the conversation ends there");
+    // Each exchange fails on its own; the conversation goes on to shutdown.
+    let requests = server.requests();
+    assert!(
+        requests.len() > 1,
+        "the conversation ended at the first 307"
+    );
+    assert_eq!(
+        requests.last().expect("requests").body,
+        br#"{"type":"shutdown"}"#
+    );
     assert!(elsewhere.requests().is_empty(), "the redirect was followed");
 }
 
@@ -497,4 +558,134 @@ fn query_values_in_the_url_are_never_printed() {
     let printed = String::from_utf8_lossy(&refused.stderr);
     assert!(!printed.contains(KEY), "{printed}");
     assert!(printed.contains("api_key=<redacted>"), "{printed}");
+}
+
+/// Every step's name, whether it was skipped, and its problems as (rule,
+/// severity, message).
+fn steps(report: &Value) -> Vec<(String, bool, Vec<(String, String, String)>)> {
+    report["steps"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|step| {
+            let problems = step["problems"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|problem| {
+                    let text = |key: &str| problem[key].as_str().unwrap_or_default().to_owned();
+                    (text("rule"), text("severity"), text("message"))
+                })
+                .collect();
+            (
+                step["name"].as_str().unwrap_or_default().to_owned(),
+                !step["skipped"].is_null(),
+                problems,
+            )
+        })
+        .collect()
+}
+
+/// A provider that speaks HTTP as the SDKs do (`204` with no body to a
+/// notification and to `shutdown`, `400` with an `error` / `bad_request`
+/// envelope to a body that is no envelope) has nothing reported, and no step
+/// is skipped.
+#[test]
+fn the_sdks_204_and_400_are_no_findings_and_skip_no_step() {
+    let server = serve(Mode::Sdk, None, "");
+    let (output, report) = check_json(&server.url, &[], None);
+    assert_eq!(output.status.code(), Some(0), "{report:#}");
+    let steps = steps(&report);
+    for (name, _, problems) in &steps {
+        assert!(problems.is_empty(), "{name}: {problems:?}");
+    }
+    let names: Vec<&str> = steps.iter().map(|(name, ..)| name.as_str()).collect();
+    for step in [
+        "unknown envelope type",
+        "still serving after an unknown type",
+        "garbage line",
+        "still serving after garbage",
+        "shutdown",
+    ] {
+        let found = steps.iter().find(|(name, ..)| name == step);
+        assert!(matches!(found, Some((_, false, _))), "{step}: {names:?}");
+    }
+    let findings: usize = report["steps"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|step| step["messages"].as_array().into_iter().flatten())
+        .filter(|message| message["probe"] != true)
+        .map(|message| message["findings"].as_array().map_or(0, Vec::len))
+        .sum();
+    assert_eq!(findings, 0, "{report:#}");
+    let text = serde_json::to_string(&report).expect("JSON");
+    assert!(text.contains("HTTP 204 No Content: no reply"), "{text}");
+    assert!(
+        text.contains("the reply came with HTTP 400 Bad Request"),
+        "{text}"
+    );
+    let last = server.requests().pop().expect("requests");
+    assert_eq!(last.body, br#"{"type":"shutdown"}"#);
+}
+
+/// An `error` envelope under `500` is the reply, judged as one; to a query,
+/// which a real host sends, it is also a CGP-HTTP-STATUS warning, and the
+/// conversation goes on to shutdown.
+#[test]
+fn an_error_envelope_under_500_is_the_reply_and_a_warning() {
+    let server = serve(Mode::InternalError, None, "");
+    let (output, report) = check_json(&server.url, &[], None);
+    let steps = steps(&report);
+    let warned: Vec<&String> = steps
+        .iter()
+        .filter(|(_, _, problems)| {
+            problems.iter().any(|(rule, severity, message)| {
+                rule == "CGP-HTTP-STATUS"
+                    && severity == "warning"
+                    && message.contains("HTTP 500 Internal Server Error")
+                    && message.contains("`error` (internal)")
+            })
+        })
+        .map(|(name, ..)| name)
+        .collect();
+    assert!(
+        warned.iter().any(|name| name.starts_with("query kind=doc")),
+        "{steps:#?}"
+    );
+    assert!(
+        steps
+            .iter()
+            .any(|(name, skipped, problems)| name == "shutdown" && !skipped && problems.is_empty()),
+        "{steps:#?}"
+    );
+    // Nothing else is an error but what an error reply to every query breaks.
+    for (name, _, problems) in &steps {
+        for (rule, severity, message) in problems {
+            assert!(
+                rule == "CGP-HTTP-STATUS" || severity != "error" || !message.contains("HTTP 500"),
+                "{name}: {message}"
+            );
+        }
+    }
+    assert_ne!(output.status.code(), Some(2), "{report:#}");
+}
+
+/// `shutdown` is judged over HTTP: a failed status without an envelope breaks R2.
+#[test]
+fn a_failed_shutdown_breaks_r2() {
+    let server = serve(Mode::ShutdownFails, None, "");
+    let (output, report) = check_json(&server.url, &[], None);
+    assert_eq!(output.status.code(), Some(1), "{report:#}");
+    let steps = steps(&report);
+    let (_, _, problems) = steps
+        .iter()
+        .find(|(name, ..)| name == "shutdown")
+        .expect("a shutdown step");
+    assert!(
+        problems.iter().any(|(rule, severity, message)| rule == "R2"
+            && severity == "error"
+            && message.contains("HTTP 500")),
+        "{problems:?}"
+    );
 }

@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-const MAX_CONNECTIONS: usize = 32;
+const MAX_CONNECTIONS: usize = 96;
 const TOKEN: &str = "tls-T0ken/with+base64=";
 /// A secret header value with every character an echo escapes.
 const KEY: &str = r#"k"e\y/<&>' x%+="#;

@@ -5,7 +5,10 @@
 //! - `crates/cgp-cli/bundles/`: every published bundle, released and working,
 //!   and `index.rs`, the table `cgp` embeds them from;
 //! - `crates/cgp-types/generated/protocol_version.rs`: the working version's
-//!   `PROTOCOL_VERSION`.
+//!   `PROTOCOL_VERSION`;
+//! - `crates/cgp-mock/corpus/corpus.json`: the frames and embedding
+//!   fingerprints of the SPEC.md corpus's valid examples, which `cgp mock`
+//!   serves.
 //!
 //! These are generated files like those under `generated/`: the writer owns
 //! their directories, and `cargo xtask check` fails when a copy is stale.
@@ -20,6 +23,65 @@ pub const CLI_BUNDLES_DIR: &str = "crates/cgp-cli/bundles";
 pub const TYPES_GENERATED_DIR: &str = "crates/cgp-types/generated";
 /// The working version's constant, included by `cgp-types`.
 pub const TYPES_VERSION_FILE: &str = "crates/cgp-types/generated/protocol_version.rs";
+
+/// The corpus `cgp mock` serves from, relative to the repository root.
+pub const MOCK_CORPUS_DIR: &str = "crates/cgp-mock/corpus";
+
+/// `crates/cgp-mock/corpus/corpus.json`: every frame of the valid SPEC.md
+/// examples the reference decoder accepts (a `ContextFrame` example, or the
+/// frames of a `frames` envelope), and every `embeddings_fingerprint` of their
+/// `handshake_ack`s, each list deduplicated in a stable order.
+pub fn mock_corpus(examples: &[cgp_gates::corpus::Example]) -> (String, String) {
+    use serde_json::Value;
+    let mut frames: Vec<Value> = Vec::new();
+    let mut fingerprints: Vec<Value> = Vec::new();
+    let add = |list: &mut Vec<Value>, value: &Value| {
+        if !list.contains(value) {
+            list.push(value.clone());
+        }
+    };
+    for example in examples {
+        if example.expect != cgp_gates::corpus::Expect::Valid || !example.decoder_accepts() {
+            continue;
+        }
+        let Ok(value) = serde_json::from_str::<Value>(&example.json) else {
+            continue;
+        };
+        match example.target.as_str() {
+            "ContextFrame" => add(&mut frames, &value),
+            "Envelope" => match value.get("type").and_then(Value::as_str) {
+                Some("frames") => {
+                    for frame in value
+                        .pointer("/result/frames")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                    {
+                        add(&mut frames, frame);
+                    }
+                }
+                Some("handshake_ack") => {
+                    if let Some(fingerprint) = value
+                        .pointer("/capabilities/embeddings_fingerprint")
+                        .filter(|fingerprint| fingerprint.is_string())
+                    {
+                        add(&mut fingerprints, fingerprint);
+                    }
+                }
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+    let corpus = serde_json::json!({
+        "generated_by": COMMAND,
+        "frames": frames,
+        "embeddings_fingerprints": fingerprints,
+    });
+    let mut text = serde_json::to_string_pretty(&corpus).unwrap_or_default();
+    text.push('\n');
+    (format!("{MOCK_CORPUS_DIR}/corpus.json"), text)
+}
 
 /// The embedded copies of `bundles` (version, profile, published text; every
 /// bundle under `generated/schema/`), and the index that lists them.

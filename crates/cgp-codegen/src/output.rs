@@ -24,8 +24,9 @@ pub const BUILD_LEFTOVERS: [&str; 3] = [
 
 /// The directories codegen owns, relative to the repository root: every file
 /// in them is generated, and one no plan contains is stale.
-pub const OWNED_DIRS: [&str; 4] = [
+pub const OWNED_DIRS: [&str; 5] = [
     "generated",
+    crate::embed::MOCK_CORPUS_DIR,
     crate::embed::CLI_BUNDLES_DIR,
     crate::vectors::CLI_VECTORS_DIR,
     crate::embed::TYPES_GENERATED_DIR,

@@ -289,6 +289,8 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
     }
     let (path, text) = embed::types_version(&set.version);
     files.insert(path, text);
+    let (path, text) = embed::mock_corpus(&examples);
+    files.insert(path, text);
     let foreign = release::foreign(&releases, &files);
     Ok(Generation {
         set,

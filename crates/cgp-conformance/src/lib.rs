@@ -68,6 +68,14 @@ pub enum Received {
     Closed,
     /// Reading failed.
     Failed(String),
+    /// The transport said that no reply comes (an HTTP `202` or `204` with an
+    /// empty body); what it said. Only a transport with one response per
+    /// request produces it ([`Peer::one_response_per_request`]).
+    NoReply(String),
+    /// The transport answered this one request with a failure and no
+    /// envelope (an HTTP status without an envelope body); what it said. The
+    /// provider still serves the next request.
+    Refused(String),
 }
 
 /// The provider, as the driver sees it: lines in, lines out, and a process
@@ -86,6 +94,19 @@ pub trait Peer {
     /// The last lines the provider wrote to its diagnostics stream, if any.
     fn diagnostics(&self) -> Vec<String> {
         Vec::new()
+    }
+    /// Whether every request gets exactly one response of the transport, in
+    /// order, by the time [`Peer::send`] returns (HTTP): a reply, a
+    /// [`Received::NoReply`] or a failure. Then nothing needs to be waited for
+    /// to tell a missing reply from a late one.
+    fn one_response_per_request(&self) -> bool {
+        false
+    }
+    /// The status the line [`Peer::receive`] returned last came with, when
+    /// the transport has statuses and it was not a success (an HTTP error
+    /// response whose body is an envelope).
+    fn reply_status(&self) -> Option<String> {
+        None
     }
 }
 

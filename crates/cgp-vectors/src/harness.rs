@@ -129,7 +129,7 @@ fn exchange(
             case: id.to_owned(),
             seconds: timeout.as_secs_f64(),
         }),
-        Received::Closed | Received::Failed(_) => {
+        Received::Closed | Received::Failed(_) | Received::NoReply(_) | Received::Refused(_) => {
             let status = child
                 .wait_exit(timeout)
                 .unwrap_or_else(|| "still running, output closed".into());

@@ -13,7 +13,9 @@
 //!   CGP-RESOLVE, CGP-FRAME-VECTOR, CGP-ATTEST-SIGNS and CGP-ATTEST-KEY;
 //! - exchange rules, which need both sides of a conversation ([`Session`]): the
 //!   budget sum B1, the frame limit B4, the `id` echo H4, the `kinds` filter Q1,
-//!   anchored ranking G3, the embedding dimension E1, and our `as_of` pin
+//!   anchored ranking G3, the embedding rule E1 (the host's MUST: an embedding
+//!   only to a provider of the same fingerprint; the provider's SHOULD: refuse
+//!   one of the wrong dimension), and our `as_of` pin
 //!   CGP-AS-OF and CGP-VERIFY-OPTIN.
 //!
 //! Ids and levels are the protocol's where it states the rule, ours (`CGP-…`)

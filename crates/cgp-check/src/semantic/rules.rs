@@ -55,6 +55,9 @@ pub enum Rule {
     G4,
     /// A query embedding of the wrong dimension is refused (SHOULD).
     E1,
+    /// ... and a host sends an embedding only to a provider whose fingerprint
+    /// is its own (E1's MUST clause, the host's).
+    E1Host,
     /// No frame outside a non-empty `kinds` filter.
     Q1,
     /// The provider acknowledges a version in the host's major family.
@@ -88,11 +91,14 @@ pub enum Rule {
     VerifyOptIn,
     /// Ours: every query gets one reply, and nothing comes unasked.
     Answer,
+    /// Ours: over HTTP, a reply to a request a host sends comes with a 2xx
+    /// status (SHOULD).
+    HttpStatus,
 }
 
 impl Rule {
     /// Every rule, in declaration order.
-    pub const ALL: [Rule; 38] = [
+    pub const ALL: [Rule; 40] = [
         Rule::B1,
         Rule::B3,
         Rule::B4,
@@ -115,6 +121,7 @@ impl Rule {
         Rule::G3,
         Rule::G4,
         Rule::E1,
+        Rule::E1Host,
         Rule::Q1,
         Rule::H1,
         Rule::H2,
@@ -131,10 +138,12 @@ impl Rule {
         Rule::FrameVector,
         Rule::VerifyOptIn,
         Rule::Answer,
+        Rule::HttpStatus,
     ];
 
     /// The rule id as SPEC.md writes it, e.g. `"B3"` or `"CGP-FILE-BYTES"`.
-    /// R1's MUST and SHOULD clauses share the protocol's id `"R1"`.
+    /// R1's MUST and SHOULD clauses share the protocol's id `"R1"`, and E1's
+    /// (the host's MUST, the provider's SHOULD) share `"E1"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Rule::B1 => "B1",
@@ -158,7 +167,7 @@ impl Rule {
             Rule::G2 => "G2",
             Rule::G3 => "G3",
             Rule::G4 => "G4",
-            Rule::E1 => "E1",
+            Rule::E1 | Rule::E1Host => "E1",
             Rule::Q1 => "Q1",
             Rule::H1 => "H1",
             Rule::H2 => "H2",
@@ -174,6 +183,7 @@ impl Rule {
             Rule::FrameVector => "CGP-FRAME-VECTOR",
             Rule::VerifyOptIn => "CGP-VERIFY-OPTIN",
             Rule::Answer => "CGP-ANSWER",
+            Rule::HttpStatus => "CGP-HTTP-STATUS",
         }
     }
 
@@ -185,11 +195,45 @@ impl Rule {
     /// The rule's requirement level: the protocol's for its rules, ours for ours.
     pub fn requirement(self) -> Requirement {
         match self {
-            Rule::G3 | Rule::E1 | Rule::R1Reply | Rule::AsOf | Rule::FrameVector => {
-                Requirement::Should
-            }
+            Rule::G3
+            | Rule::E1
+            | Rule::R1Reply
+            | Rule::AsOf
+            | Rule::FrameVector
+            | Rule::HttpStatus => Requirement::Should,
             _ => Requirement::Must,
         }
+    }
+
+    /// Whether a transcript can show the rule kept or broken: it is checked
+    /// per message or across a conversation's messages (`cgp validate
+    /// --semantic`, and every line of `cgp check`). The others are judged only
+    /// by steps of `cgp check`'s own conversation (a reply that never came,
+    /// an exit, a file re-read, an anchored frame the provider holds).
+    pub fn in_transcript(self) -> bool {
+        !matches!(
+            self,
+            Rule::G4
+                | Rule::R1
+                | Rule::R1Reply
+                | Rule::R2
+                | Rule::V2
+                | Rule::FileBytes
+                | Rule::Answer
+                | Rule::HttpStatus
+        )
+    }
+
+    /// The ids of the rules a transcript can show ([`Rule::in_transcript`]),
+    /// each once, in catalogue order: what `cgp validate --semantic` checks.
+    pub fn transcript_ids() -> Vec<&'static str> {
+        let mut ids: Vec<&'static str> = Vec::new();
+        for rule in Rule::ALL {
+            if rule.in_transcript() && !ids.contains(&rule.as_str()) {
+                ids.push(rule.as_str());
+            }
+        }
+        ids
     }
 
     /// The anchor of the rule in SPEC.md, e.g. `"SPEC.md#rule-b3"`.

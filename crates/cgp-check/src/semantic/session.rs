@@ -46,6 +46,9 @@ pub struct Session {
     correlation: Option<bool>,
     /// `capabilities.verify` of the acknowledgement, once seen.
     verify: Option<bool>,
+    /// `capabilities.embeddings_fingerprint` of the acknowledgement, once
+    /// seen (`Some(None)`: the provider declares none, or an empty one).
+    fingerprint: Option<Option<String>>,
     pub(super) pending: VecDeque<Pending>,
     /// The bytes `pending` remembers ([`Pending::remembered_bytes`]).
     pub(super) pending_id_bytes: usize,
@@ -109,6 +112,12 @@ impl Session {
                 };
                 self.correlation = Some(capabilities.correlation);
                 self.verify = Some(capabilities.verify);
+                self.fingerprint = Some(
+                    capabilities
+                        .embeddings_fingerprint
+                        .clone()
+                        .filter(|fingerprint| !fingerprint.is_empty()),
+                );
             }
             Envelope::Query { id, query } => {
                 self.queries_seen = true;
@@ -121,6 +130,10 @@ impl Session {
                             shown_id(id)
                         ),
                     );
+                }
+                if let (Some(embedding), Some(fingerprint)) = (&query.embedding, &self.fingerprint)
+                {
+                    host_embedding(embedding.len(), fingerprint.as_deref(), &mut out);
                 }
                 let pending = Pending {
                     id: id.clone(),
@@ -254,6 +267,34 @@ impl Session {
                     None
                 }
             },
+        }
+    }
+}
+
+/// E1, the host's MUST: a host sends a query embedding only when its own
+/// fingerprint equals the provider's, so never to a provider that declares
+/// none, and never with a length other than the provider's fingerprint states
+/// (a host whose fingerprint were the provider's would have that dimension).
+fn host_embedding(length: usize, fingerprint: Option<&str>, out: &mut Out<'_>) {
+    match fingerprint {
+        None => out.push(
+            Rule::E1Host,
+            "/query/embedding".into(),
+            "the query carries an embedding, but the provider declared no embeddings_fingerprint; a host sends an embedding only to a provider whose fingerprint is identical to its own".into(),
+        ),
+        Some(fingerprint) => {
+            if let Some(dimension) = fingerprint_dimension(fingerprint) {
+                if dimension != length {
+                    out.push(
+                        Rule::E1Host,
+                        "/query/embedding".into(),
+                        format!(
+                            "the query carries a {length}-dimensional embedding, but the provider's fingerprint \"{}\" states {dimension} dimensions, so the host's fingerprint is not the provider's; a host sends an embedding only to a provider whose fingerprint is identical to its own",
+                            cgp_schema::shown::cut(fingerprint, 80)
+                        ),
+                    );
+                }
+            }
         }
     }
 }

@@ -286,7 +286,10 @@ fn session_checks_kinds_as_of_anchors_and_embedding() {
     let query = line(
         r#"{"type":"query","query":{"goal":"g","kinds":["doc"],"anchors":["file:///a"],"as_of":"2026-07-01T00:00:00Z","embedding":[0.5],"max_frames":5,"max_tokens":50}}"#,
     );
-    assert!(session.observe(&query, "line 2").is_empty());
+    // A 1-dimensional embedding to a provider of 3 breaks the host's E1.
+    let sent = session.observe(&query, "line 2");
+    assert_eq!(rules(&sent), vec![("E1", "/query/embedding")]);
+    assert_eq!(sent[0].rule, Rule::E1Host);
     let frames = line(&format!(
         r#"{{"type":"frames","result":{{"frames":[{},{}],"truncated":false}}}}"#,
         frame("x", "snippet", "2026-09-01T00:00:00Z", "file:///b"),
@@ -358,7 +361,8 @@ fn empty_identity_is_h2_and_unasked_verify_is_ours() {
 
 /// Every id of ours is in our namespace, every other one looks like the
 /// protocol's (letters then digits), and no id names two rules at different
-/// levels but R1, whose MUST and SHOULD clauses the protocol states together.
+/// levels but R1 and E1, whose MUST and SHOULD clauses the protocol states
+/// together.
 #[test]
 fn rule_ids_are_the_protocols_or_ours() {
     for rule in Rule::ALL {
@@ -379,9 +383,93 @@ fn rule_ids_are_the_protocols_or_ours() {
         }
         for other in Rule::ALL {
             if other != rule && other.as_str() == id {
-                assert_eq!(id, "R1");
+                assert!(id == "R1" || id == "E1", "{id}");
                 assert_ne!(other.requirement(), rule.requirement());
             }
         }
     }
+}
+
+/// E1, the host's MUST: a query embedding goes only to a provider whose
+/// fingerprint is the host's own. On the wire that shows as an embedding sent
+/// to a provider that declares no fingerprint (or an empty one), or one whose
+/// length is not the dimension the provider's fingerprint states.
+#[test]
+fn host_e1_embedding_only_to_a_matching_fingerprint() {
+    let ack = |capabilities: &str| {
+        line(&format!(
+            r#"{{"type":"handshake_ack","protocol_version":"{PROTOCOL_VERSION}","provider":{{"name":"p","version":"1","data_flow":{{}}}},"capabilities":{capabilities}}}"#
+        ))
+    };
+    let query = |embedding: &str| {
+        line(&format!(
+            r#"{{"type":"query","query":{{"goal":"g","embedding":{embedding},"max_frames":5,"max_tokens":50}}}}"#
+        ))
+    };
+    let sent = |capabilities: &str, embedding: &str| {
+        let mut session = Session::new();
+        assert!(session.observe(&ack(capabilities), "line 1").is_empty());
+        session.observe(&query(embedding), "line 2")
+    };
+    // No fingerprint, an empty one, or a different dimension: a host MUST NOT.
+    for (capabilities, embedding) in [
+        ("{}", "[0.5, 0.5]"),
+        (r#"{"embeddings_fingerprint":null}"#, "[0.5]"),
+        (r#"{"embeddings_fingerprint":""}"#, "[0.5]"),
+        ("{}", "[]"),
+        (r#"{"embeddings_fingerprint":"m/3/l2"}"#, "[0.5, 0.5]"),
+        (r#"{"embeddings_fingerprint":"m/3"}"#, "[]"),
+    ] {
+        let found = sent(capabilities, embedding);
+        assert_eq!(
+            rules(&found),
+            vec![("E1", "/query/embedding")],
+            "{capabilities} {embedding}"
+        );
+        assert_eq!(found[0].rule, Rule::E1Host);
+        assert_eq!(found[0].rule.requirement(), Requirement::Must);
+    }
+    // The fingerprint's dimension, or one the host cannot tell apart from its
+    // own (no decimal dimension), or no embedding at all: nothing to report.
+    for (capabilities, embedding) in [
+        (r#"{"embeddings_fingerprint":"m/3/l2"}"#, "[0.5, 0.5, 0.5]"),
+        (r#"{"embeddings_fingerprint":"m/x"}"#, "[0.5]"),
+        ("{}", "null"),
+    ] {
+        assert!(
+            sent(capabilities, embedding).is_empty(),
+            "{capabilities} {embedding}"
+        );
+    }
+    // Before any handshake_ack nothing is known about the provider.
+    assert!(Session::new().observe(&query("[0.5]"), "line 1").is_empty());
+    // The provider's E1 stays a SHOULD.
+    assert_eq!(Rule::E1.requirement(), Requirement::Should);
+}
+
+/// [`Rule::in_transcript`] is what the table of rule ids says: a rule is
+/// checked over a transcript exactly when its row's "Checked by" column starts
+/// with *message* or *session* (so `cgp validate --help`, which lists
+/// [`Rule::transcript_ids`], names the rules the table says it checks).
+#[test]
+fn transcript_rules_are_the_tables_message_and_session_rows() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../SPEC.md");
+    let markdown = std::fs::read_to_string(path).expect("SPEC.md");
+    for rule in Rule::ALL {
+        let row = format!(
+            "| [{rule}](#rule-{}) | {} | ",
+            rule.as_str().to_ascii_lowercase(),
+            rule.requirement().as_str()
+        );
+        let start = markdown
+            .find(&row)
+            .unwrap_or_else(|| panic!("{rule}: no row"));
+        let line = markdown[start..].lines().next().unwrap();
+        let checked_by = line.split(" | ").nth(3).expect("a Checked by column");
+        let listed = checked_by.starts_with("message") || checked_by.starts_with("session");
+        assert_eq!(listed, rule.in_transcript(), "{rule}: {line}");
+    }
+    let ids = Rule::transcript_ids();
+    assert_eq!(ids.iter().filter(|id| **id == "E1").count(), 1);
+    assert!(!ids.contains(&"R1") && !ids.contains(&"G4"));
 }

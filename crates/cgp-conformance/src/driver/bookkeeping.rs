@@ -10,6 +10,7 @@ impl Driver<'_> {
 
     pub(super) fn begin(&mut self, name: &str) -> bool {
         self.finish();
+        self.status = None;
         let mut step = Step::new(name);
         let running = match &self.ended {
             Some(reason) => {
@@ -69,6 +70,11 @@ impl Driver<'_> {
     }
 
     pub(super) fn detail(&mut self, detail: String) {
+        let detail = match &self.status {
+            Some(status) if detail.is_empty() => status.clone(),
+            Some(status) if !detail.contains(status.as_str()) => format!("{detail} ({status})"),
+            _ => detail,
+        };
         self.step().detail = detail;
     }
 

@@ -28,18 +28,64 @@ impl Driver<'_> {
         if !self.send(line, probe, Some(rule)) {
             return None;
         }
+        self.await_reply(probe, expected, rule, wait)
+    }
+
+    /// The next line the provider wrote: one read ahead first, then the peer's.
+    pub(super) fn receive(&mut self, timeout: Duration) -> Received {
+        match self.buffered.pop_front() {
+            Some(received) => received,
+            None => self.peer().receive(timeout),
+        }
+    }
+
+    /// Waits for the one reply to the request just sent (see [`Self::exchange`]).
+    pub(super) fn await_reply(
+        &mut self,
+        probe: bool,
+        expected: &[Variant],
+        rule: Rule,
+        wait: Wait,
+    ) -> Option<Checked> {
         let timeout = match wait {
             Wait::Required => self.options.timeout,
             Wait::Should => self.options.should_wait.min(self.options.timeout),
         };
-        let reply = match self.peer().receive(timeout) {
+        let reply = match self.receive(timeout) {
             Received::Line { bytes, terminated } => {
                 self.unanswered_in_row = 0;
+                let status = self.peer().reply_status();
                 let checked = self.record(Side::Provider, &bytes, false);
                 if !terminated {
                     self.closed_mid_line();
                 }
+                if let Some(status) = status {
+                    self.failed_status(&status, &checked, probe);
+                }
                 Some(checked)
+            }
+            Received::NoReply(status) if wait == Wait::Should => {
+                self.unanswered_in_row = 0;
+                self.status = Some(format!("{status}: no reply"));
+                self.silent = true;
+                return None;
+            }
+            Received::NoReply(status) => {
+                self.unanswered_in_row = 0;
+                self.problem(
+                    Severity::Error,
+                    Side::Provider,
+                    Some(rule),
+                    format!("{status}, no reply, but this request needs one"),
+                );
+                return None;
+            }
+            Received::Refused(why) => {
+                // The exchange failed, the provider still serves: the script
+                // goes on.
+                self.unanswered_in_row = 0;
+                self.problem(Severity::Error, Side::Provider, Some(rule), why);
+                return None;
             }
             Received::TooLong { length } => {
                 self.record_too_long(length);
@@ -110,6 +156,11 @@ impl Driver<'_> {
     /// or the read notices first is a matter of timing.
     pub(super) fn send(&mut self, line: &[u8], probe: bool, rule: Option<Rule>) -> bool {
         self.record(Side::Host, line, probe);
+        if self.sent_ahead.as_deref() == Some(line) {
+            // Sent already, ahead of the reply to the line before it.
+            self.sent_ahead = None;
+            return true;
+        }
         let Err(error) = self.peer().send(line) else {
             return true;
         };
@@ -140,6 +191,34 @@ impl Driver<'_> {
         self.end("the provider closed its output");
     }
 
+    /// Notes the failed HTTP status a reply envelope came with (SPEC.md
+    /// §Transport/HTTP). The envelope is the reply and is judged as one; to a
+    /// request a real host sends (not a probe), the status also breaks our
+    /// CGP-HTTP-STATUS: the reference host reads it as a transport failure
+    /// and never sees the envelope.
+    fn failed_status(&mut self, status: &str, checked: &Checked, probe: bool) {
+        self.status = Some(format!("the reply came with {status}"));
+        self.detail(String::new());
+        if probe {
+            return;
+        }
+        let what = match &checked.envelope {
+            Some(Envelope::Error { code, .. }) => format!(
+                "an `error` ({})",
+                code.as_ref().map_or("no code", ErrorCode::as_str)
+            ),
+            _ => "its reply".to_owned(),
+        };
+        self.problem(
+            Severity::Warning,
+            Side::Provider,
+            Some(Rule::HttpStatus),
+            format!(
+                "the provider sent {what} with {status}; the reference host reads any status other than 2xx as a transport failure and never decodes the body, so it loses the reply"
+            ),
+        );
+    }
+
     /// Reads what the provider wrote without being asked.
     pub(super) fn drain(&mut self) {
         self.drain_within(Duration::ZERO);
@@ -150,6 +229,11 @@ impl Driver<'_> {
     /// the caller, or to the next request or shutdown, which report it: whether
     /// the provider's exit shows here or there is a matter of timing.
     fn drain_within(&mut self, wait: Duration) -> bool {
+        // What was read ahead, or what the peer writes next, answers a
+        // request sent ahead and still to be recorded.
+        if !self.buffered.is_empty() || self.sent_ahead.is_some() {
+            return false;
+        }
         while self.ended.is_none() {
             match self.peer().receive(wait) {
                 Received::Timeout => return false,
@@ -159,6 +243,8 @@ impl Driver<'_> {
                 Received::TooLong { length } => self.unsolicited_too_long(length),
                 Received::Closed => return true,
                 Received::Failed(error) => self.read_failed(None, &error),
+                // Only the response to a request: nothing is waiting.
+                Received::NoReply(_) | Received::Refused(_) => return false,
             }
         }
         false

@@ -161,6 +161,9 @@ pub fn run_observed<'a>(
         ended: None,
         unanswered_in_row: 0,
         silent: false,
+        status: None,
+        buffered: std::collections::VecDeque::new(),
+        sent_ahead: None,
         stopped_answering: false,
         closed_output: false,
         exit: None,
@@ -215,6 +218,16 @@ struct Driver<'a> {
     /// The last exchange waited for a reply the protocol does not require, and
     /// none came.
     silent: bool,
+    /// What the transport said with the last reply or silence, when it said
+    /// more than the reply (an HTTP `204`, or an `error` under `400`): noted
+    /// in the step's detail.
+    status: Option<String>,
+    /// What was read ahead for the requests that follow (see
+    /// [`Driver::probe_then_serve`]): read before the peer.
+    buffered: std::collections::VecDeque<Received>,
+    /// A line already sent to the peer; [`Driver::send`] records it without
+    /// sending it again.
+    sent_ahead: Option<Vec<u8>>,
     /// The conversation ended because the provider stopped answering (its
     /// input and output are still open, so `shutdown` is still sent).
     stopped_answering: bool,
@@ -271,15 +284,19 @@ impl Driver<'_> {
         let capabilities = self.recover().unwrap_or(capabilities);
         self.verify(capabilities.verify);
         self.recover();
-        self.probe(
+        self.probe_then_serve(
             "unknown envelope type",
             br#"{"type":"cgp_check_unknown_type","note":"an envelope type this protocol does not define"}"#,
             false,
+            "still serving after an unknown type",
         );
-        self.still_serving("still serving after an unknown type");
         self.recover();
-        self.probe("garbage line", b"this line is not JSON {", true);
-        self.still_serving("still serving after garbage");
+        self.probe_then_serve(
+            "garbage line",
+            b"this line is not JSON {",
+            true,
+            "still serving after garbage",
+        );
         self.recover();
         self.shutdown();
     }

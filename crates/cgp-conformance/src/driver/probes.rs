@@ -70,9 +70,10 @@ impl Driver<'_> {
         query.embedding = Some(vec![0.5; wrong]);
         let name = format!("query with a {wrong}-dimensional embedding");
         // A query it cannot use is a bad request: going silent or dying on it
-        // breaks R1, not only the reply rule.
+        // breaks R1, not only the reply rule. The query is a probe: sending it
+        // breaks the host's E1 on purpose.
         if let Some(Envelope::Error { code, .. }) =
-            self.query_judged_by(&name, query, false, Rule::R1)
+            self.query_judged_by(&name, query, false, Rule::R1, true)
         {
             let code = code.unwrap_or(ErrorCode::Internal);
             if code != ErrorCode::BadRequest {
@@ -238,7 +239,110 @@ impl Driver<'_> {
             return;
         }
         let reply = self.exchange(line, true, &[Variant::Error], Rule::R1, Wait::Should);
-        let wait = seconds(self.options.should_wait.min(self.options.timeout));
+        self.judge_probe(reply, garbage);
+    }
+
+    /// A probe ([`Self::probe`]) and the query that shows the provider still
+    /// serves after it ([`Self::still_serving`]), without a fixed wait where
+    /// the next message settles whether the probe got a reply: the query is
+    /// sent right after the probe, and the replies are told apart by `type`
+    /// and `id`. A `frames` first, or an `error` echoing the query's id, is
+    /// the query's reply (the probe got none); an `error` without the query's
+    /// id, when the query carries one, is the probe's. Only when they cannot
+    /// be told apart (no correlation, and an `error` or an invalid line first)
+    /// is a second line awaited for [`Options::should_wait`]: if one comes,
+    /// the first was the probe's. Over a transport with one response per
+    /// request nothing needs telling apart, and the two are sent in turn.
+    pub(super) fn probe_then_serve(
+        &mut self,
+        name: &str,
+        line: &[u8],
+        garbage: bool,
+        serving: &str,
+    ) {
+        if self.peer().one_response_per_request() || self.ended.is_some() {
+            self.probe(name, line, garbage);
+            self.still_serving(serving);
+            return;
+        }
+        if !self.begin(name) {
+            self.still_serving(serving);
+            return;
+        }
+        self.silent = false;
+        if !self.send(line, true, Some(Rule::R1)) {
+            self.judge_probe(None, garbage);
+            self.still_serving(serving);
+            return;
+        }
+        let query = self.query_line(self.serving_query());
+        if self.peer().send(&query).is_err() {
+            // The provider is gone: the probe and the query, sent in turn,
+            // report it.
+            let reply = self.await_reply(true, &[Variant::Error], Rule::R1, Wait::Should);
+            self.judge_probe(reply, garbage);
+            self.still_serving(serving);
+            return;
+        }
+        self.sent_ahead = Some(query);
+        let query_id = self
+            .correlation
+            .then(|| format!("cgp-q{}", self.next_id + 1));
+        let timeout = self.options.timeout;
+        let first = self.peer().receive(timeout);
+        let probes_reply = match &first {
+            Received::Line { bytes, .. } => {
+                match cgp_types::ndjson::decode_line_bytes(bytes) {
+                    Ok(Envelope::Error { id, .. }) if query_id.is_some() => id != query_id,
+                    Ok(Envelope::Error { .. }) | Err(_) => {
+                        // Cannot tell: a second line says the first was the probe's.
+                        let wait = self.options.should_wait.min(self.options.timeout);
+                        let second = self.peer().receive(wait);
+                        let more = matches!(second, Received::Line { .. });
+                        if !matches!(second, Received::Timeout) {
+                            self.buffered.push_back(second);
+                        }
+                        more
+                    }
+                    Ok(_) => false,
+                }
+            }
+            // An output that closed, or failed, closed on the probe: the
+            // query after it could not be answered.
+            Received::Closed | Received::Failed(_) => true,
+            _ => false,
+        };
+        if probes_reply {
+            self.buffered.push_front(first);
+        } else {
+            // The probe got no reply before the query's: silence.
+            self.buffered.push_front(first);
+            self.buffered.push_front(Received::Timeout);
+            self.status = Some("no reply before the reply to the next query".to_owned());
+        }
+        let reply = self.await_reply(true, &[Variant::Error], Rule::R1, Wait::Should);
+        self.judge_probe(reply, garbage);
+        if self.sent_ahead.is_some() {
+            self.still_serving(serving);
+        }
+        // Whatever was read ahead and not taken is the provider's own.
+        while let Some(received) = self.buffered.pop_front() {
+            if let Received::Line { bytes, terminated } = received {
+                self.unsolicited(&bytes, terminated, "no request was waiting for them");
+            }
+        }
+        self.sent_ahead = None;
+    }
+
+    /// Judges the reply (or silence) a probe got, and ends its step.
+    fn judge_probe(&mut self, reply: Option<Checked>, garbage: bool) {
+        let wait = match self.status.as_deref() {
+            Some(status) if self.silent => status.to_owned(),
+            _ => format!(
+                "no reply within {}",
+                seconds(self.options.should_wait.min(self.options.timeout))
+            ),
+        };
         match reply.and_then(|checked| checked.envelope) {
             Some(Envelope::Error { code, message, .. }) => {
                 let code = code.unwrap_or(ErrorCode::Internal);
@@ -260,11 +364,11 @@ impl Driver<'_> {
                 Side::Provider,
                 Some(Rule::R1Reply),
                 format!(
-                    "no reply within {wait}; R1 asks for an error with code `bad_request` (the next step shows whether the provider still serves)"
+                    "{wait}; R1 asks for an error with code `bad_request` (the next step shows whether the provider still serves)"
                 ),
             ),
             _ if self.silent => self.detail(format!(
-                "no reply within {wait}: allowed, an envelope without an id is a notification a provider may ignore"
+                "{wait}: allowed, an envelope without an id is a notification a provider may ignore"
             )),
             _ => {}
         }

@@ -106,13 +106,27 @@ impl Driver<'_> {
         query: ContextQuery,
         declared: bool,
     ) -> Option<Envelope> {
-        self.query_judged_by(name, query, declared, Rule::Answer)
+        self.query_judged_by(name, query, declared, Rule::Answer, false)
     }
 
     /// A query showing that the provider still serves after a probe that may
     /// have poisoned it: no reply, or an ended provider, breaks R1.
     pub(super) fn still_serving(&mut self, name: &str) {
-        self.query_judged_by(name, self.new_query(Vec::new(), 1, 100), false, Rule::R1);
+        self.query_judged_by(name, self.serving_query(), false, Rule::R1, false);
+    }
+
+    /// The line of the next query sent: with the next id when the provider
+    /// correlates.
+    pub(super) fn query_line(&self, query: ContextQuery) -> Vec<u8> {
+        let id = self
+            .correlation
+            .then(|| format!("cgp-q{}", self.next_id + 1));
+        encode(&Envelope::Query { id, query })
+    }
+
+    /// The query of [`Self::still_serving`].
+    pub(super) fn serving_query(&self) -> ContextQuery {
+        self.new_query(Vec::new(), 1, 100)
     }
 
     /// [`Self::query`], where an unanswered query breaks `rule`.
@@ -122,19 +136,19 @@ impl Driver<'_> {
         query: ContextQuery,
         declared: bool,
         rule: Rule,
+        probe: bool,
     ) -> Option<Envelope> {
         if !self.begin(name) {
             return None;
         }
-        let id = self.correlation.then(|| {
+        let line = self.query_line(query);
+        if self.correlation {
             self.next_id += 1;
-            format!("cgp-q{}", self.next_id)
-        });
-        let line = encode(&Envelope::Query { id, query });
+        }
         let reply = self
             .exchange(
                 &line,
-                false,
+                probe,
                 &[Variant::Frames, Variant::Error],
                 rule,
                 Wait::Required,
@@ -255,7 +269,7 @@ impl Driver<'_> {
         let deadline = crate::deadline(timeout);
         loop {
             let remaining = deadline.saturating_duration_since(Instant::now());
-            match self.peer().receive(remaining) {
+            match self.receive(remaining) {
                 Received::Line { bytes, terminated } => {
                     self.unsolicited(&bytes, terminated, "after shutdown");
                     if self.ended.is_some() {
@@ -269,6 +283,11 @@ impl Driver<'_> {
                     }
                 }
                 Received::Closed | Received::Timeout => break,
+                Received::NoReply(status) => self.detail(format!("{status}: no reply")),
+                Received::Refused(why) => {
+                    self.problem(Severity::Error, Side::Provider, Some(Rule::R2), why);
+                    break;
+                }
                 Received::Failed(error) => {
                     self.read_failed(None, &error);
                     break;

@@ -8,9 +8,11 @@
 //! `http://` goes to a loopback host only (`localhost`, `127.0.0.0/8`,
 //! `[::1]`, a name resolving to loopback addresses alone), so nothing is sent
 //! off the machine in clear. No proxy is used, no redirect followed (a `3xx`
-//! fails the exchange), `401` is reported as a refused credential, at most
-//! [`MAX_BODY_BYTES`] of a body is read, and one deadline bounds every
-//! exchange, connecting included. A bearer token and the values of secret
+//! fails the exchange), `401` and `403` are reported as a refused credential,
+//! `202`/`204` with an empty body as no reply, any other status whose body is
+//! an envelope as that reply (with its status), at most [`MAX_BODY_BYTES`] of
+//! a body is read, and one deadline bounds every exchange, connecting
+//! included. A failed status fails that exchange only: the next one is sent. A bearer token and the values of secret
 //! headers (the `secrets` module) are sent and never rendered.
 
 mod client;
@@ -252,7 +254,11 @@ pub struct HttpProvider {
     secrets: Secrets,
     timeout: Duration,
     agent: ureq::Agent,
-    replies: VecDeque<Received>,
+    /// What each request got, and the status it came with when that was not
+    /// a success.
+    replies: VecDeque<(Received, Option<String>)>,
+    /// The failed status of the reply received last.
+    last_status: Option<String>,
     requests: usize,
     /// How the endpoint answered `shutdown`, once it was sent.
     shutdown: Option<String>,
@@ -279,6 +285,7 @@ impl HttpProvider {
             timeout,
             agent,
             replies: VecDeque::new(),
+            last_status: None,
             requests: 0,
             shutdown: None,
         }
@@ -311,14 +318,53 @@ impl HttpProvider {
         self
     }
 
+    /// Sends one `POST` with `body` for a proxy (`cgp proxy --to`): the
+    /// response's status and body exactly as they came (at most
+    /// [`MAX_BODY_BYTES`] of it), with the credentials, TLS rules and deadline
+    /// of `cgp check --http`. The error says what went wrong, every secret
+    /// redacted.
+    pub fn relay(&self, body: &[u8]) -> Result<(u16, Vec<u8>), String> {
+        let failed = |error: ureq::Error| {
+            let why = client::describe(&error, &self.endpoint);
+            self.secrets
+                .redact(&format!("POST {}: {why}", self.endpoint.url()))
+        };
+        let mut request = self
+            .agent
+            .post(&self.endpoint.request)
+            .header("Content-Type", "application/json");
+        for header in &self.headers {
+            request = request.header(&header.name, &header.value);
+        }
+        if let Some(bearer) = &self.bearer {
+            request = request.header("Authorization", format!("Bearer {}", bearer.0));
+        }
+        let mut response = request.send(body).map_err(failed)?;
+        let status = response.status().as_u16();
+        let bytes = response
+            .body_mut()
+            .with_config()
+            .limit(MAX_BODY_BYTES as u64)
+            .read_to_vec()
+            .map_err(failed)?;
+        Ok((status, bytes))
+    }
+
+    /// Overwrites every echoed form of a secret this provider sends in
+    /// `bytes`, for what a proxy records and reports.
+    pub fn mask(&self, bytes: &mut [u8]) {
+        self.secrets.mask(bytes);
+    }
+
     /// Sends one `POST` with `body` and turns the response into what the
-    /// driver reads: the body of a `2xx`, a timeout, or a failure that says
-    /// what went wrong. What the status line said comes with it, when one
-    /// arrived.
-    fn post(&self, body: &[u8]) -> (Received, Option<String>) {
+    /// driver reads (SPEC.md §Transport/HTTP, how `cgp check` reads each
+    /// status): the reply, [`Received::NoReply`], a timeout, or a failure that
+    /// says what went wrong. With it, the status it came with when that was not
+    /// a success, and what the status line said, when one arrived.
+    fn post(&self, body: &[u8]) -> (Received, Option<String>, Option<String>) {
         match self.exchange(body) {
-            Ok((received, status)) => (received, Some(status)),
-            Err(error) if client::is_timeout(&error) => (Received::Timeout, None),
+            Ok((received, failed_status, status)) => (received, failed_status, Some(status)),
+            Err(error) if client::is_timeout(&error) => (Received::Timeout, None, None),
             Err(error) => {
                 let why = client::describe(&error, &self.endpoint);
                 (
@@ -327,12 +373,32 @@ impl HttpProvider {
                             .redact(&format!("POST {}: {why}", self.endpoint.url())),
                     ),
                     None,
+                    None,
                 )
             }
         }
     }
 
-    fn exchange(&self, body: &[u8]) -> Result<(Received, String), ureq::Error> {
+    /// Reads at most `limit` bytes of the response body: its bytes, or
+    /// `None` when it is longer.
+    fn body(
+        response: &mut ureq::http::Response<ureq::Body>,
+        limit: usize,
+    ) -> Result<Option<Vec<u8>>, ureq::Error> {
+        match response
+            .body_mut()
+            .with_config()
+            .limit(limit as u64)
+            .read_to_vec()
+        {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(ureq::Error::BodyExceedsLimit(_)) => Ok(None),
+            Err(error) => Err(error),
+        }
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn exchange(&self, body: &[u8]) -> Result<(Received, Option<String>, String), ureq::Error> {
         let mut request = self
             .agent
             .post(&self.endpoint.request)
@@ -359,34 +425,8 @@ impl HttpProvider {
             .get("content-length")
             .and_then(|value| value.to_str().ok())
             .and_then(|value| value.trim().parse::<u64>().ok());
-        if status.is_success() {
-            if let Some(length) = announced.filter(|length| *length > MAX_BODY_BYTES as u64) {
-                let failed = Received::Failed(format!(
-                    "{described}: the response body is {length} bytes (Content-Length), over the {MAX_BODY_BYTES}-byte limit of an HTTP body; cgp check does not read it"
-                ));
-                return Ok((failed, described));
-            }
-            let read = response
-                .body_mut()
-                .with_config()
-                .limit(MAX_BODY_BYTES as u64)
-                .read_to_vec();
-            let received = match read {
-                Ok(mut bytes) => {
-                    self.secrets.mask(&mut bytes);
-                    Received::Line {
-                        bytes,
-                        terminated: true,
-                    }
-                }
-                Err(ureq::Error::BodyExceedsLimit(_)) => Received::Failed(format!(
-                    "{described}: the response body passed the {MAX_BODY_BYTES}-byte limit of an HTTP body; cgp check stopped reading it"
-                )),
-                Err(error) => return Err(error),
-            };
-            return Ok((received, described));
-        }
-        let message = if status.is_redirection() {
+        let refused = |message: String| Received::Refused(self.secrets.redact(&message));
+        if status.is_redirection() {
             let location = response
                 .headers()
                 .get("location")
@@ -402,10 +442,12 @@ impl HttpProvider {
                         format!("Location {shown}")
                     },
                 );
-            format!(
+            let message = format!(
                 "{described} ({location}): cgp check does not follow redirects (SPEC.md §Transport/HTTP); give --http the endpoint's final URL"
-            )
-        } else if status.as_u16() == 401 {
+            );
+            return Ok((refused(message), None, described));
+        }
+        if matches!(status.as_u16(), 401 | 403) {
             let secret_headers: Vec<&str> = self
                 .headers
                 .iter()
@@ -420,25 +462,55 @@ impl HttpProvider {
                 ),
                 (None, true) => "the provider wants a credential and cgp check sent none (pass one with --bearer-env NAME or --header-env Name=VAR)".to_owned(),
             };
-            format!("{described}: {sent}")
-        } else {
-            let read = response
-                .body_mut()
-                .with_config()
-                .limit(SHOWN_ERROR_BYTES as u64)
-                .read_to_vec();
-            let shown = match read {
-                Ok(bytes) if !bytes.is_empty() => {
-                    format!(": {}", String::from_utf8_lossy(&bytes).trim())
-                }
-                Err(ureq::Error::BodyExceedsLimit(_)) => {
-                    format!(" (a body over {SHOWN_ERROR_BYTES} bytes, not shown)")
-                }
-                _ => String::new(),
-            };
-            format!("{described}, not a reply{shown}")
+            return Ok((refused(format!("{described}: {sent}")), None, described));
+        }
+        if let Some(length) = announced.filter(|length| *length > MAX_BODY_BYTES as u64) {
+            let message = format!(
+                "{described}: the response body is {length} bytes (Content-Length), over the {MAX_BODY_BYTES}-byte limit of an HTTP body; cgp check does not read it"
+            );
+            return Ok((refused(message), None, described));
+        }
+        let Some(mut bytes) = Self::body(&mut response, MAX_BODY_BYTES)? else {
+            let message = format!(
+                "{described}: the response body passed the {MAX_BODY_BYTES}-byte limit of an HTTP body; cgp check stopped reading it"
+            );
+            return Ok((refused(message), None, described));
         };
-        Ok((Received::Failed(self.secrets.redact(&message)), described))
+        if status.is_success() {
+            // 202 and 204 with nothing in the body: no reply, which is right
+            // for a notification and for shutdown.
+            if matches!(status.as_u16(), 202 | 204) && bytes.is_empty() {
+                return Ok((Received::NoReply(described.clone()), None, described));
+            }
+            self.secrets.mask(&mut bytes);
+            let line = Received::Line {
+                bytes,
+                terminated: true,
+            };
+            return Ok((line, None, described));
+        }
+        // Any other status: a body that decodes as an envelope is the reply,
+        // judged as one, with the status noted; anything else is a failure of
+        // this exchange.
+        if cgp_types::ndjson::decode_line_bytes(&bytes).is_ok() {
+            self.secrets.mask(&mut bytes);
+            let line = Received::Line {
+                bytes,
+                terminated: true,
+            };
+            return Ok((line, Some(described.clone()), described));
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        let text = text.trim();
+        let shown = if text.is_empty() {
+            String::new()
+        } else if text.len() > SHOWN_ERROR_BYTES {
+            format!(" (a body over {SHOWN_ERROR_BYTES} bytes, not shown)")
+        } else {
+            format!(": {text}")
+        };
+        let message = format!("{described}, not a reply (the body is no envelope){shown}");
+        Ok((refused(message), None, described))
     }
 
     fn ending(&self) -> String {
@@ -454,7 +526,8 @@ impl HttpProvider {
     }
 }
 
-/// Whether the host line is a `shutdown`, whose response is not interpreted.
+/// Whether the host line is a `shutdown`, whose response never fails the
+/// exchange at the transport (a timeout or failure is R2's).
 fn is_shutdown(line: &[u8]) -> bool {
     serde_json::from_slice::<serde_json::Value>(line)
         .ok()
@@ -464,24 +537,37 @@ fn is_shutdown(line: &[u8]) -> bool {
 impl Peer for HttpProvider {
     fn send(&mut self, line: &[u8]) -> std::io::Result<()> {
         self.requests += 1;
-        let (received, status) = self.post(line);
+        let (received, failed_status, status) = self.post(line);
         if is_shutdown(line) {
-            // A courtesy: the answer is noted for the report, never judged.
-            self.shutdown = Some(match (status, received) {
-                (Some(status), _) => status,
-                (None, Received::Failed(error)) => error,
+            // Judged like any other response: the driver reads it next.
+            self.shutdown = Some(match (&status, &received) {
+                (Some(status), _) => status.clone(),
+                (None, Received::Failed(error)) => error.clone(),
                 (None, _) => "no response in time".to_owned(),
             });
+            let received = match received {
+                Received::Timeout => Received::Refused(format!(
+                    "no response to shutdown within {:.1} s",
+                    self.timeout.as_secs_f64()
+                )),
+                Received::Failed(error) => Received::Refused(error),
+                other => other,
+            };
+            self.replies.push_back((received, failed_status));
             return Ok(());
         }
-        self.replies.push_back(received);
+        self.replies.push_back((received, failed_status));
         Ok(())
     }
 
     fn receive(&mut self, _timeout: Duration) -> Received {
         // Each reply arrived, or failed, within the timeout of its `POST`.
+        self.last_status = None;
         match self.replies.pop_front() {
-            Some(received) => received,
+            Some((received, status)) => {
+                self.last_status = status;
+                received
+            }
             None if self.shutdown.is_some() => Received::Closed,
             None => Received::Timeout,
         }
@@ -493,6 +579,14 @@ impl Peer for HttpProvider {
 
     fn kill(&mut self) -> String {
         self.ending()
+    }
+
+    fn one_response_per_request(&self) -> bool {
+        true
+    }
+
+    fn reply_status(&self) -> Option<String> {
+        self.last_status.clone()
     }
 }
 
