@@ -1,7 +1,7 @@
-// The conformance vectors of this protocol version (../vectors/<version>/,
-// beside this module under generated/) through Decode, DecodeBody and
-// Encode, and a native fuzz target seeded from them. This file is copied
-// as-is by `cargo xtask codegen`.
+// The conformance vectors of this protocol version (testdata/vectors/<version>/,
+// the module's own copy of generated/vectors/<version>/) through Decode,
+// DecodeBody and Encode, and a native fuzz target seeded from them. This file
+// is copied as-is by `cargo xtask codegen`.
 
 package cgptypes
 
@@ -46,7 +46,7 @@ func (c *vectorCase) bytes(t testing.TB) []byte {
 }
 
 func vectorDir() string {
-	return filepath.Join("..", "vectors", versionSlug)
+	return filepath.Join("testdata", "vectors", versionSlug)
 }
 
 // loadVectors reads every case of this version's vector files; a missing
@@ -55,7 +55,7 @@ func loadVectors(t testing.TB) []vectorCase {
 	dir := vectorDir()
 	files, err := filepath.Glob(filepath.Join(dir, "*.ndjson"))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no conformance vectors: expected %s/*.ndjson (generated/vectors/%s, written by `cargo xtask codegen`)", dir, versionSlug)
+		t.Fatalf("no conformance vectors: expected %s/*.ndjson (a copy of generated/vectors/%s, written by `cargo xtask codegen`)", dir, versionSlug)
 	}
 	sort.Strings(files)
 	var cases []vectorCase

@@ -130,6 +130,7 @@ const SAFE_INTEGER: i128 = (1 << 53) - 1;
 pub fn generate(
     protocol: &Protocol,
     version: &ProtocolVersion,
+    home: &crate::home::Home,
 ) -> Result<BTreeMap<String, String>, Diagnostics> {
     let problem = |message: String| {
         Diagnostics::one(Diagnostic::file(
@@ -237,6 +238,7 @@ pub fn generate(
         "protocol_version": version.to_string(),
         "package_version": package_version,
         "typescript_version": TYPESCRIPT_VERSION,
+        "repository": home.url,
         "tag": protocol.tag,
         "declarations": declarations,
         "variants": protocol.variants.iter().map(|v| json!({
@@ -535,6 +537,7 @@ mod tests {
         let files = generate(
             &protocol(json!({"type": "integer", "minimum": 0, "maximum": 18446744073709551615u64})),
             &version(),
+            &crate::test_model::home(),
         )
         .expect("generated");
         let types = &files[&format!("{TYPESCRIPT_DIR}/src/types.ts")];
@@ -556,6 +559,7 @@ mod tests {
         let problems = generate(
             &protocol(json!({"type": "string", "pattern": "^a"})),
             &version(),
+            &crate::test_model::home(),
         )
         .expect_err("refused")
         .to_string();

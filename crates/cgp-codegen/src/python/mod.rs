@@ -149,6 +149,7 @@ struct ClassPlan {
 pub fn render(
     protocol: &Protocol,
     protocol_version: &str,
+    home: &crate::home::Home,
 ) -> Result<Vec<(String, String)>, Diagnostic> {
     let package = Builder { protocol }.package()?;
     let mut environment = crate::docs::environment(TEMPLATE_DIR)?;
@@ -169,6 +170,7 @@ pub fn render(
                     "package": package,
                     "version": protocol_version,
                     "package_version": package_version,
+                    "repository": home.url,
                 })),
             )
             .map_err(|error| Diagnostic::file(&template_file, format!("{error:#}")))?;

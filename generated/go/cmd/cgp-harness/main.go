@@ -19,7 +19,7 @@ import (
 	"fmt"
 	"os"
 
-	"cgptypes"
+	cgptypes "github.com/cgp-schema/cgp-schema/generated/go"
 )
 
 type testCase struct {
