@@ -86,6 +86,19 @@ fn vectors_pass(harness: &[&str], dir: &Path, env: &[(&str, &str)]) {
     assert_eq!(report["agreed"].as_u64(), Some(cases), "{report:#}");
 }
 
+/// The boundary of `cgp_types.read_lines`.
+const PYTHON_LINES: &str = r#"
+import io, cgp_types as t
+limit = t.MAX_LINE_BYTES
+lines = list(t.read_lines(io.BytesIO(b"a" * limit + b"\n" + b'{"type":"shutdown"}')))
+shown = [str(len(lines[0])), t.decode_line(lines[1]).TYPE]
+try:
+    list(t.read_lines(io.BytesIO(b"b" * (limit + 1) + b"\n")))
+except t.LineTooLong as refused:
+    shown += ["refused", str(refused.limit)]
+print(" ".join(shown))
+"#;
+
 #[test]
 #[ignore = "full tier"]
 fn the_python_package_installs_with_pip_and_passes_the_vectors_with_and_without_msgspec() {
@@ -120,6 +133,12 @@ fn the_python_package_installs_with_pip_and_passes_the_vectors_with_and_without_
         scratch.path(),
         &environment,
     );
+    // The bounded reader of the installed package: exactly 16 MiB is read,
+    // one byte more refused with its own error.
+    let boundary = run(Command::new(&python)
+        .args(["-c", PYTHON_LINES])
+        .current_dir(scratch.path()));
+    assert_eq!(stdout(&boundary), "16777216 shutdown refused 16777216");
     pip("./generated/python[fast]");
     assert_eq!(fast_path(), "True", "msgspec is installed by the extra");
     vectors_pass(
@@ -203,6 +222,22 @@ try {
   refused = error instanceof WireError;
 }
 console.log(`${describe(envelope)} ${encodeEnvelope(envelope).trim()} ${refused}`);
+"#;
+
+/// The boundary of `readLines`, over chunks that split the long line.
+const TYPESCRIPT_LINES: &str = r#"import { decodeEnvelope, LineTooLongError, MAX_LINE_BYTES, readLines } from "cgp-types";
+async function* chunks(...parts) { for (const part of parts) yield part; }
+const fits = new Uint8Array(MAX_LINE_BYTES).fill(97);
+const lines = [];
+const tail = new TextEncoder().encode('\n{"type":"shutdown"}');
+for await (const line of readLines(chunks(fits.subarray(0, 1000), fits.subarray(1000), tail))) lines.push(line);
+const shown = [lines[0].length, decodeEnvelope(lines[1]).type];
+try {
+  for await (const _ of readLines(chunks(new Uint8Array(MAX_LINE_BYTES + 1).fill(98), new Uint8Array([10])))) {}
+} catch (error) {
+  if (error instanceof LineTooLongError) shown.push("refused", error.limit);
+}
+console.log(shown.join(" "));
 "#;
 
 #[test]
@@ -294,6 +329,11 @@ fn the_typescript_tarball_installs_into_a_new_project_with_its_types_and_passes_
         stdout(&printed),
         r#"query g 2 {"type":"query","query":{"goal":"g","max_frames":1,"max_tokens":2}} true"#
     );
+    // The bounded reader of the installed package: exactly 16 MiB is read,
+    // one byte more refused with its own error.
+    std::fs::write(project.join("lines.mjs"), TYPESCRIPT_LINES).expect("lines.mjs");
+    let boundary = run(Command::new("node").arg("lines.mjs").current_dir(&project));
+    assert_eq!(stdout(&boundary), "16777216 shutdown refused 16777216");
     vectors_pass(
         &["node", "node_modules/cgp-types/test/harness.mjs"],
         &project,

@@ -52,8 +52,9 @@ const TEMPLATES: [(&str, &str); 5] = [
 ];
 
 /// The runtime, copied as-is: (file under the module, contents).
-const RUNTIME: [(&str, &str); 7] = [
+const RUNTIME: [(&str, &str); 8] = [
     ("json.go", include_str!("../templates/go/runtime/json.go")),
+    ("lines.go", include_str!("../templates/go/runtime/lines.go")),
     ("text.go", include_str!("../templates/go/runtime/text.go")),
     (
         "runtime.go",

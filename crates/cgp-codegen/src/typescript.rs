@@ -74,10 +74,14 @@ const TEMPLATES: [(&str, &str); 8] = [
 
 /// The runtime: ordinary TypeScript under `templates/typescript/runtime/`,
 /// copied into `src/` as it is (file name, text).
-pub const RUNTIME: [(&str, &str); 6] = [
+pub const RUNTIME: [(&str, &str); 7] = [
     (
         "exact.ts",
         include_str!("../templates/typescript/runtime/exact.ts"),
+    ),
+    (
+        "lines.ts",
+        include_str!("../templates/typescript/runtime/lines.ts"),
     ),
     (
         "fast.ts",

@@ -52,10 +52,14 @@ const TEMPLATES: [(&str, &str, &str); 4] = [
 /// The runtime, the vectors harness and the vectors test: ordinary Python
 /// under `templates/python/runtime/`, copied into the package as it is (path
 /// relative to [`PYTHON_DIR`], text).
-pub const RUNTIME: [(&str, &str); 3] = [
+pub const RUNTIME: [(&str, &str); 4] = [
     (
         "cgp_types/_wire.py",
         include_str!("../../templates/python/runtime/_wire.py"),
+    ),
+    (
+        "cgp_types/lines.py",
+        include_str!("../../templates/python/runtime/lines.py"),
     ),
     (
         "cgp_types/harness.py",

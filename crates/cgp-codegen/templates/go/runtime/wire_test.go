@@ -11,6 +11,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -173,4 +174,33 @@ func nonFinite(line []byte) bool {
 		}
 	}
 	return false
+}
+
+// TestLineReaderBoundary: a line of exactly MaxLineBytes is read, one byte
+// more is refused with a *LineTooLongError, and a last line needs no line
+// feed.
+func TestLineReaderBoundary(t *testing.T) {
+	fits := bytes.Repeat([]byte("a"), MaxLineBytes)
+	input := append(append(append([]byte(nil), fits...), '\n'), `{"type":"shutdown"}`...)
+	reader := NewLineReader(bytes.NewReader(input))
+	line, err := reader.ReadLine()
+	if err != nil || len(line) != MaxLineBytes {
+		t.Fatalf("a line of exactly %d bytes: %d bytes, %v", MaxLineBytes, len(line), err)
+	}
+	line, err = reader.ReadLine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Decode(line); err != nil {
+		t.Fatalf("the last line decodes: %v", err)
+	}
+	if _, err := reader.ReadLine(); !errors.Is(err, io.EOF) {
+		t.Fatalf("after the last line: %v", err)
+	}
+	tooLong := append(bytes.Repeat([]byte("b"), MaxLineBytes+1), '\n')
+	_, err = NewLineReader(bytes.NewReader(tooLong)).ReadLine()
+	var refused *LineTooLongError
+	if !errors.As(err, &refused) || refused.Limit != MaxLineBytes {
+		t.Fatalf("a line of %d bytes: %v", MaxLineBytes+1, err)
+	}
 }
