@@ -60,25 +60,28 @@ impl Home {
             .ok_or_else(|| wrong("not an https:// address"))?
             .trim_end_matches('/')
             .to_owned();
-        let parts: Vec<&str> = path.split('/').collect();
         let fine = |part: &str| {
             !part.is_empty()
                 && part
                     .chars()
                     .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
         };
-        if parts.len() != 3 || !parts.iter().all(|part| fine(part)) {
+        let parts: Vec<&str> = path.split('/').collect();
+        let [host, owner, repo] = parts.as_slice() else {
+            return Err(wrong("not a host, an owner and a repository"));
+        };
+        if ![host, owner, repo].iter().all(|part| fine(part)) {
             return Err(wrong("not a host, an owner and a repository"));
         }
-        if !parts[0].contains('.') {
+        if !host.contains('.') {
             return Err(wrong(
                 "the host has no dot, so no Go module path can start with it",
             ));
         }
         Ok(Home {
             url: format!("https://{path}"),
-            owner_repo: format!("{}/{}", parts[1], parts[2]),
-            github: parts[0] == "github.com",
+            owner_repo: format!("{owner}/{repo}"),
+            github: *host == "github.com",
             path,
         })
     }
