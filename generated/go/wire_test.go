@@ -1,5 +1,5 @@
-// The conformance vectors of this protocol version (testdata/vectors/<version>/,
-// the module's own copy of generated/vectors/<version>/) through Decode,
+// The conformance vectors of this protocol version (testdata/vectors/, the
+// module's own copy of generated/vectors/<version>/) through Decode,
 // DecodeBody and Encode, and a native fuzz target seeded from them. This file
 // is copied as-is by `cargo xtask codegen`.
 
@@ -47,7 +47,7 @@ func (c *vectorCase) bytes(t testing.TB) []byte {
 }
 
 func vectorDir() string {
-	return filepath.Join("testdata", "vectors", versionSlug)
+	return filepath.Join("testdata", "vectors")
 }
 
 // loadVectors reads every case of this version's vector files; a missing

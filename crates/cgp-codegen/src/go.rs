@@ -34,9 +34,9 @@ pub const TEMPLATE_DIR: &str = "crates/cgp-codegen/templates/go";
 /// fetches; a release of it is tagged `generated/go/v<version>`.
 pub const PACKAGE: &str = "cgptypes";
 
-/// Where the module's tests read the conformance vectors, inside the module
-/// (a copy of `generated/vectors/<version>/`, so a copy of the module alone
-/// tests itself).
+/// Where the module's tests read the conformance vectors of the working
+/// version, inside the module (a copy of `generated/vectors/<version>/`, so a
+/// copy of the module alone tests itself).
 pub const TESTDATA_VECTORS: &str = "generated/go/testdata/vectors";
 
 /// The oldest Go the module needs (generics; `go` directive of `go.mod`).
