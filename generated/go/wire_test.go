@@ -1,7 +1,7 @@
-// The conformance vectors of this protocol version (../vectors/<version>/,
-// beside this module under generated/) through Decode, DecodeBody and
-// Encode, and a native fuzz target seeded from them. This file is copied
-// as-is by `cargo xtask codegen`.
+// The conformance vectors of this protocol version (testdata/vectors/, the
+// module's own copy of generated/vectors/<version>/) through Decode,
+// DecodeBody and Encode, and a native fuzz target seeded from them. This file
+// is copied as-is by `cargo xtask codegen`.
 
 package cgptypes
 
@@ -11,6 +11,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -46,7 +47,7 @@ func (c *vectorCase) bytes(t testing.TB) []byte {
 }
 
 func vectorDir() string {
-	return filepath.Join("..", "vectors", versionSlug)
+	return filepath.Join("testdata", "vectors")
 }
 
 // loadVectors reads every case of this version's vector files; a missing
@@ -55,7 +56,7 @@ func loadVectors(t testing.TB) []vectorCase {
 	dir := vectorDir()
 	files, err := filepath.Glob(filepath.Join(dir, "*.ndjson"))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no conformance vectors: expected %s/*.ndjson (generated/vectors/%s, written by `cargo xtask codegen`)", dir, versionSlug)
+		t.Fatalf("no conformance vectors: expected %s/*.ndjson (a copy of generated/vectors/%s, written by `cargo xtask codegen`)", dir, versionSlug)
 	}
 	sort.Strings(files)
 	var cases []vectorCase
@@ -173,4 +174,33 @@ func nonFinite(line []byte) bool {
 		}
 	}
 	return false
+}
+
+// TestLineReaderBoundary: a line of exactly MaxLineBytes is read, one byte
+// more is refused with a *LineTooLongError, and a last line needs no line
+// feed.
+func TestLineReaderBoundary(t *testing.T) {
+	fits := bytes.Repeat([]byte("a"), MaxLineBytes)
+	input := append(append(append([]byte(nil), fits...), '\n'), `{"type":"shutdown"}`...)
+	reader := NewLineReader(bytes.NewReader(input))
+	line, err := reader.ReadLine()
+	if err != nil || len(line) != MaxLineBytes {
+		t.Fatalf("a line of exactly %d bytes: %d bytes, %v", MaxLineBytes, len(line), err)
+	}
+	line, err = reader.ReadLine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Decode(line); err != nil {
+		t.Fatalf("the last line decodes: %v", err)
+	}
+	if _, err := reader.ReadLine(); !errors.Is(err, io.EOF) {
+		t.Fatalf("after the last line: %v", err)
+	}
+	tooLong := append(bytes.Repeat([]byte("b"), MaxLineBytes+1), '\n')
+	_, err = NewLineReader(bytes.NewReader(tooLong)).ReadLine()
+	var refused *LineTooLongError
+	if !errors.As(err, &refused) || refused.Limit != MaxLineBytes {
+		t.Fatalf("a line of %d bytes: %v", MaxLineBytes+1, err)
+	}
 }

@@ -57,8 +57,8 @@ query.query.max_frames = 1
 query.query.representation_preferences = ["full"]
 refused(query, "/query/representation_preferences/0")
 query.query.representation_preferences = [t.Representation.COMPACT]
-query.query.embedding = [float("nan")]
-refused(query, "/query/embedding/0")
+query.query.embedding = [float("nan"), float("inf"), 1e39]
+check('"embedding":[null,null,null]' in t.encode_line(query), "a non-finite f32 is written null, as the reference writes it")
 query.query.embedding = [1, 0.1]
 check('"embedding":[1.0,0.1]' in t.encode_line(query), "embedding written as f32")
 query.query.goal = None

@@ -17,6 +17,9 @@
 //!   `contextgraph-example-docs` and the reference conformance tool
 //!   `contextgraph-inspect`, installed with `cargo install`
 //!   ([`ensure_reference_provider`], [`ensure_reference_inspect`]);
+//! - `packaging`: build, twine and validate-pyproject, in a virtual
+//!   environment of their own, which build and judge the generated Python
+//!   package ([`ensure_packaging_tools`]);
 //! - `python-sdk`: the protocol's Python SDK `contextgraph-sdk`, in a virtual
 //!   environment of its own ([`ensure_python_sdk`]);
 //! - `go-sdk`: the Go SDK's example provider, built from the Go module proxy
@@ -63,6 +66,13 @@ pub const GO_SDK_VERSION: &str = "v0.1.0";
 pub const GO_SDK_EXAMPLE: &str = "examples/example-docs";
 /// The pinned pre-commit that runs the `cgp-validate` hook in its test.
 pub const PYTHON_PRE_COMMIT: &str = "pre-commit==4.2.0";
+/// The pinned PEP 517 front end that builds the generated Python package's
+/// sdist and wheel (`python -m build`).
+pub const PYTHON_BUILD: &str = "build==1.6.1";
+/// The pinned twine, whose `twine check` judges both distributions.
+pub const PYTHON_TWINE: &str = "twine==7.0.0";
+/// The pinned validator of `pyproject.toml` (PEP 621, trove classifiers).
+pub const PYTHON_VALIDATE_PYPROJECT: &str = "validate-pyproject[all]==0.27";
 /// The pinned setuptools the hook's `pyproject.toml` builds with, offline.
 pub const PYTHON_SETUPTOOLS: &str = "setuptools==80.9.0";
 
@@ -147,6 +157,35 @@ pub fn ensure_datamodel_codegen() -> Result<PathBuf, String> {
                     &[],
                     PYTHON_DATAMODEL_CODEGEN,
                 ),
+            ]
+        },
+    )?;
+    Ok(python(&base))
+}
+
+/// Installs the pinned packaging tools (build, twine, validate-pyproject) in a
+/// virtual environment unless they are there already; returns that
+/// environment's `python` (run `-m build`, `-m twine`, `-m validate_pyproject`).
+pub fn ensure_packaging_tools() -> Result<PathBuf, String> {
+    let venv = |base: &Path| base.join("venv");
+    let python = |base: &Path| venv(base).join("bin").join("python");
+    let base = install(
+        "packaging",
+        &format!("{PYTHON_BUILD}\n{PYTHON_TWINE}\n{PYTHON_VALIDATE_PYPROJECT}\n"),
+        |scratch| {
+            let python = python(scratch).display().to_string();
+            vec![
+                (
+                    "python3".into(),
+                    vec![
+                        "-m".into(),
+                        "venv".into(),
+                        venv(scratch).display().to_string(),
+                    ],
+                ),
+                pip_install(&python, &[], PYTHON_BUILD),
+                pip_install(&python, &[], PYTHON_TWINE),
+                pip_install(&python, &[], PYTHON_VALIDATE_PYPROJECT),
             ]
         },
     )?;

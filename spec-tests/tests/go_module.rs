@@ -1,7 +1,8 @@
 //! The generated Go module under the Go toolchain: `gofmt` leaves it as it
 //! is, `go vet` finds nothing, and `go test ./...` runs the conformance
-//! vectors and the fuzz target's seeds (or, before the vectors exist, fails
-//! saying where it looked).
+//! vectors (the module's own copy under `testdata/`), the fuzz target's seeds
+//! and the line reader's boundary (or, without the copy, fails saying where
+//! it looked).
 
 use spec_tests::go::go_command;
 
@@ -41,17 +42,19 @@ fn go_module_is_gofmt_clean_and_vet_clean() {
 #[ignore = "full tier"]
 fn go_test_runs_the_conformance_vectors_and_the_fuzz_seeds() {
     let (ok, report) = run("go", &["test", "-count=1", "-v", "./..."]);
-    let vectors = cgp_test_support::repo().join("generated/vectors");
+    let vectors = module().join("testdata/vectors");
     if vectors.is_dir() {
         assert!(ok, "go test:\n{report}");
         assert!(
-            report.contains("--- PASS: TestVectors") && report.contains("--- PASS: FuzzDecode"),
+            report.contains("--- PASS: TestVectors")
+                && report.contains("--- PASS: FuzzDecode")
+                && report.contains("--- PASS: TestLineReaderBoundary"),
             "{report}"
         );
     } else {
         assert!(
-            !ok && report.contains("no conformance vectors: expected ../vectors/"),
-            "without generated/vectors, go test must fail saying where it looked:\n{report}"
+            !ok && report.contains("no conformance vectors: expected testdata/vectors/"),
+            "without testdata/vectors, go test must fail saying where it looked:\n{report}"
         );
     }
 }

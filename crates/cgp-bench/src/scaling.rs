@@ -59,7 +59,7 @@ fn failed_gates(stderr: &str) -> Vec<String> {
         .collect()
 }
 
-/// Writes a tree `xtask --root` accepts under `dest`: SPEC.md, the hand-written
+/// Writes a tree `xtask --root` accepts under `dest`: SPEC.md, Cargo.toml, the hand-written
 /// types' sources, and `schema/` with `factor` copies of every file but the
 /// envelope. Copy `k` (from 2) of `types/frame-id.schema.json` is
 /// `types/frame-id-x<k>.schema.json`, titled `FrameIdX<k>`, its `$ref`s and
@@ -79,6 +79,10 @@ pub fn scaled_tree(repo: &Path, dest: &Path, factor: usize) -> Result<(usize, u6
         )?;
         std::fs::copy(repo.join("SPEC.md"), dest.join("SPEC.md"))
             .map_err(|e| io_error(&repo.join("SPEC.md"), &e))?;
+        // The workspace manifest declares the project's home, which codegen
+        // derives the packages' metadata from.
+        std::fs::copy(repo.join("Cargo.toml"), dest.join("Cargo.toml"))
+            .map_err(|e| io_error(&repo.join("Cargo.toml"), &e))?;
         // The changelog gate holds CHANGELOG.md to the released versions.
         std::fs::copy(repo.join("CHANGELOG.md"), dest.join("CHANGELOG.md"))
             .map_err(|e| io_error(&repo.join("CHANGELOG.md"), &e))?;

@@ -46,6 +46,9 @@ pub enum Gate {
     Links,
     /// CHANGELOG.md has one section for each released version, and no other.
     Changelog,
+    /// The published crates' manifests and README.md's `uses:` lines agree
+    /// with the one `repository` of the workspace manifest (`crate::home`).
+    Home,
 }
 
 /// The hand-written Markdown files the links gate reads, besides every
@@ -54,7 +57,7 @@ pub const LINKED_DOCS: [&str; 3] = ["README.md", "SPEC.md", "ARCHITECTURE.md"];
 
 impl Gate {
     /// Every gate, in the order `check` reports them.
-    pub const ALL: [Gate; 9] = [
+    pub const ALL: [Gate; 10] = [
         Gate::Corpus,
         Gate::Generated,
         Gate::Sync,
@@ -64,6 +67,7 @@ impl Gate {
         Gate::Coverage,
         Gate::Links,
         Gate::Changelog,
+        Gate::Home,
     ];
 
     /// The name `check` prints: `corpus`, `generated`, ….
@@ -78,6 +82,7 @@ impl Gate {
             Gate::Coverage => "coverage",
             Gate::Links => "links",
             Gate::Changelog => "changelog",
+            Gate::Home => "home",
         }
     }
 }
@@ -233,10 +238,51 @@ pub fn run(
                         "CHANGELOG.md has a section for each of the {count} released version(s)"
                     )
                 }),
+                Gate::Home => home_gate(root),
             };
             (gate, result)
         })
         .collect()
+}
+
+/// The hand-written files that repeat the project's public home agree with
+/// its one declaration (`crate::home`).
+fn home_gate(root: &Path) -> GateResult {
+    let diagnostic = |problem: Diagnostic| vec![GateProblem::Diagnostic(problem)];
+    let home = crate::home::Home::read(root).map_err(diagnostic)?;
+    let mut manifests = Vec::new();
+    for parent in ["crates", "generated"] {
+        let Ok(entries) = std::fs::read_dir(root.join(parent)) else {
+            continue;
+        };
+        let mut names: Vec<String> = entries
+            .filter_map(|entry| entry.ok())
+            .map(|entry| entry.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        for name in names {
+            let path = format!("{parent}/{name}/Cargo.toml");
+            if let Ok(text) = std::fs::read_to_string(root.join(&path)) {
+                manifests.push((path, text));
+            }
+        }
+    }
+    let readme = std::fs::read_to_string(root.join("README.md")).map_err(|error| {
+        vec![GateProblem::Unreadable {
+            path: "README.md".into(),
+            error: error.to_string(),
+        }]
+    })?;
+    let problems = crate::home::disagreements(&home, &manifests, &readme);
+    if problems.is_empty() {
+        Ok(format!(
+            "{} crate manifests and README.md agree with the home {}",
+            manifests.len(),
+            home.url
+        ))
+    } else {
+        Err(problems.into_iter().map(GateProblem::Diagnostic).collect())
+    }
 }
 
 fn corpus(generation: &Generation) -> GateResult {

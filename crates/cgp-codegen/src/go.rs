@@ -13,6 +13,7 @@
 //! program the spec-tests drive. Nothing here reads a schema keyword, only the
 //! model; a shape the module cannot describe is refused, naming the member.
 
+use crate::home::Home;
 use crate::rust::COMMAND;
 use cgp_schema::ProtocolVersion;
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
@@ -28,8 +29,15 @@ pub const GO_DIR: &str = "generated/go";
 /// Where its templates and runtime live, relative to the repository root.
 pub const TEMPLATE_DIR: &str = "crates/cgp-codegen/templates/go";
 
-/// The module path (`go.mod`); also the package name.
-pub const MODULE: &str = "cgptypes";
+/// The package name. The module path (`go.mod`) is the project's home
+/// followed by [`GO_DIR`] ([`crate::home::Home::go_module`]), one `go get`
+/// fetches; a release of it is tagged `generated/go/v<version>`.
+pub const PACKAGE: &str = "cgptypes";
+
+/// Where the module's tests read the conformance vectors of the working
+/// version, inside the module (a copy of `generated/vectors/<version>/`, so a
+/// copy of the module alone tests itself).
+pub const TESTDATA_VECTORS: &str = "generated/go/testdata/vectors";
 
 /// The oldest Go the module needs (generics; `go` directive of `go.mod`).
 pub const GO_VERSION: &str = "1.22";
@@ -44,8 +52,9 @@ const TEMPLATES: [(&str, &str); 5] = [
 ];
 
 /// The runtime, copied as-is: (file under the module, contents).
-const RUNTIME: [(&str, &str); 7] = [
+const RUNTIME: [(&str, &str); 8] = [
     ("json.go", include_str!("../templates/go/runtime/json.go")),
+    ("lines.go", include_str!("../templates/go/runtime/lines.go")),
     ("text.go", include_str!("../templates/go/runtime/text.go")),
     (
         "runtime.go",
@@ -123,7 +132,9 @@ struct Vocabulary {
 pub fn generate(
     protocol: &Protocol,
     version: &ProtocolVersion,
+    home: &Home,
 ) -> Result<BTreeMap<String, String>, Diagnostics> {
+    let module = home.go_module(GO_DIR);
     let problem = |message: String| {
         Diagnostics::one(Diagnostic::file(
             format!("{TEMPLATE_DIR}/types.go.j2"),
@@ -257,7 +268,9 @@ pub fn generate(
         "protocol_version": version.to_string(),
         "version_quoted": quote(&version.to_string()),
         "slug_quoted": quote(&version.slug()),
-        "module": MODULE,
+        "module": module,
+        "package": PACKAGE,
+        "repository": home.url,
         "go_version": GO_VERSION,
         "objects": objects,
         "unions": unions,
@@ -275,7 +288,12 @@ pub fn generate(
         files.insert(format!("{GO_DIR}/{path}"), rendered);
     }
     for (path, text) in RUNTIME {
-        files.insert(format!("{GO_DIR}/{path}"), text.to_owned());
+        // The commands import the package by the module path.
+        let text = text.replace(
+            &format!("\t\"{PACKAGE}\"\n"),
+            &format!("\t{PACKAGE} \"{module}\"\n"),
+        );
+        files.insert(format!("{GO_DIR}/{path}"), text);
     }
     Ok(files)
 }
@@ -630,6 +648,7 @@ mod tests {
         crate::test_model::ping_with("target_uri", member)
     }
 
+    use crate::test_model::home;
     use crate::test_model::version;
 
     #[test]
@@ -637,8 +656,19 @@ mod tests {
         let files = generate(
             &protocol(json!({"type": "integer", "minimum": 0, "maximum": 18446744073709551615u64})),
             &version(),
+            &home(),
         )
         .expect("generated");
+        assert!(
+            files[&format!("{GO_DIR}/go.mod")].contains("\nmodule example.org/o/r/generated/go\n"),
+            "{}",
+            files[&format!("{GO_DIR}/go.mod")]
+        );
+        assert!(
+            files[&format!("{GO_DIR}/cmd/cgp-harness/main.go")]
+                .contains("\tcgptypes \"example.org/o/r/generated/go\"\n"),
+            "the commands import the module by its path"
+        );
         let types = &files[&format!("{GO_DIR}/types.go")];
         assert!(types.contains("type PingEnvelope struct {"), "{types}");
         assert!(
@@ -666,6 +696,7 @@ mod tests {
         let problems = generate(
             &protocol(json!({"type": "integer", "minimum": -3, "maximum": 3})),
             &version(),
+            &home(),
         )
         .expect_err("refused")
         .to_string();

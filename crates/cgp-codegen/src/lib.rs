@@ -36,6 +36,7 @@ pub mod docs;
 pub mod embed;
 pub mod gates;
 pub mod go;
+pub mod home;
 pub mod output;
 pub mod plan;
 pub mod python;

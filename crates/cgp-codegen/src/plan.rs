@@ -245,9 +245,10 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
     )
     .map_err(Diagnostics::one)?;
     files.extend(pages);
-    files.extend(python::render(protocol, &version).map_err(Diagnostics::one)?);
-    files.extend(typescript::generate(protocol, &set.version)?);
-    files.extend(go::generate(protocol, &set.version)?);
+    let home = crate::home::Home::read(root).map_err(Diagnostics::one)?;
+    files.extend(python::render(protocol, &version, &home).map_err(Diagnostics::one)?);
+    files.extend(typescript::generate(protocol, &set.version, &home)?);
+    files.extend(go::generate(protocol, &set.version, &home)?);
     for (older_version, bundle) in &older {
         // Each other version's docs, from its frozen bundle, under its own
         // directory; the SPEC.md corpus belongs to the working version.

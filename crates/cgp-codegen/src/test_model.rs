@@ -25,3 +25,9 @@ pub fn ping_with(name: &str, member: Value) -> Protocol {
 pub fn version() -> ProtocolVersion {
     "demo/1.0".parse().expect("a version")
 }
+
+/// A project home for the generators' tests.
+pub fn home() -> crate::home::Home {
+    crate::home::Home::parse("[workspace.package]\nrepository = \"https://example.org/o/r\"\n")
+        .expect("a home")
+}

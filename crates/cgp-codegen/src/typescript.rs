@@ -74,10 +74,14 @@ const TEMPLATES: [(&str, &str); 8] = [
 
 /// The runtime: ordinary TypeScript under `templates/typescript/runtime/`,
 /// copied into `src/` as it is (file name, text).
-pub const RUNTIME: [(&str, &str); 6] = [
+pub const RUNTIME: [(&str, &str); 7] = [
     (
         "exact.ts",
         include_str!("../templates/typescript/runtime/exact.ts"),
+    ),
+    (
+        "lines.ts",
+        include_str!("../templates/typescript/runtime/lines.ts"),
     ),
     (
         "fast.ts",
@@ -130,6 +134,7 @@ const SAFE_INTEGER: i128 = (1 << 53) - 1;
 pub fn generate(
     protocol: &Protocol,
     version: &ProtocolVersion,
+    home: &crate::home::Home,
 ) -> Result<BTreeMap<String, String>, Diagnostics> {
     let problem = |message: String| {
         Diagnostics::one(Diagnostic::file(
@@ -237,6 +242,7 @@ pub fn generate(
         "protocol_version": version.to_string(),
         "package_version": package_version,
         "typescript_version": TYPESCRIPT_VERSION,
+        "repository": home.url,
         "tag": protocol.tag,
         "declarations": declarations,
         "variants": protocol.variants.iter().map(|v| json!({
@@ -535,6 +541,7 @@ mod tests {
         let files = generate(
             &protocol(json!({"type": "integer", "minimum": 0, "maximum": 18446744073709551615u64})),
             &version(),
+            &crate::test_model::home(),
         )
         .expect("generated");
         let types = &files[&format!("{TYPESCRIPT_DIR}/src/types.ts")];
@@ -556,6 +563,7 @@ mod tests {
         let problems = generate(
             &protocol(json!({"type": "string", "pattern": "^a"})),
             &version(),
+            &crate::test_model::home(),
         )
         .expect_err("refused")
         .to_string();

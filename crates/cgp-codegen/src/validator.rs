@@ -112,7 +112,8 @@ fn manifest() -> String {
          edition = \"2024\"\n\
          rust-version = \"1.85\"\n\
          license = \"MIT OR Apache-2.0\"\n\
-         publish = true\n\n\
+         publish = true\n\
+         repository.workspace = true\n\n\
          [dependencies]\n\
          serde = \"1\"\n\
          serde_json = {{ version = \"1\", features = [\"raw_value\"] }}\n\n\

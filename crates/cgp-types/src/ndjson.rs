@@ -15,7 +15,6 @@ use std::fmt;
 use serde_json::error::Category;
 
 use crate::envelope::Envelope;
-use crate::query::ContextQueryResult;
 
 /// The longest line [`decode_line`] accepts, in bytes, not counting the
 /// terminating `\n`: 16 MiB.
@@ -69,17 +68,6 @@ pub enum WireError {
         line: usize,
         /// 1-based column of the error, or 0 when it is not known.
         column: usize,
-    },
-
-    /// [`encode_line`] refused an `f32` that is NaN or infinite. JSON cannot
-    /// spell such a number; serde_json would write `null`, which no decoder
-    /// accepts back.
-    NonFiniteNumber {
-        /// JSON pointer to the offending member, such as
-        /// `/result/frames/0/score`.
-        pointer: String,
-        /// `"NaN"`, `"inf"` or `"-inf"`.
-        value: &'static str,
     },
 
     /// The serializer failed for any other reason. Not expected with the
@@ -169,10 +157,6 @@ impl fmt::Display for WireError {
                     write!(f, "not a valid envelope: {message}")
                 }
             }
-            WireError::NonFiniteNumber { pointer, value } => write!(
-                f,
-                "cannot encode {value} at {pointer}: JSON has no representation for non-finite numbers"
-            ),
             WireError::Encode { message } => write!(f, "failed to encode envelope: {message}"),
         }
     }
@@ -220,61 +204,15 @@ pub fn decode_line_bytes(line: &[u8]) -> Result<Envelope, WireError> {
 /// order with the `type` tag first, then `\n`. The JSON itself never contains
 /// a raw newline.
 ///
-/// Fails with [`WireError::NonFiniteNumber`] if any `f32` (a frame's score, an
-/// embedding component) is NaN or infinite.
+/// An `f32` that is NaN or infinite (an f32 member beyond the binary32 range
+/// decodes to infinity) is written `null`, as the reference encoder writes it
+/// (SPEC.md §Leniency, f32 overflow): the same policy in every package.
 pub fn encode_line(env: &Envelope) -> Result<String, WireError> {
-    if let Some((pointer, value)) = first_non_finite(env) {
-        return Err(WireError::NonFiniteNumber { pointer, value });
-    }
     let mut line = serde_json::to_string(env).map_err(|e| WireError::Encode {
         message: e.to_string(),
     })?;
     line.push('\n');
     Ok(line)
-}
-
-fn describe(value: f32) -> Option<&'static str> {
-    if value.is_nan() {
-        Some("NaN")
-    } else if value == f32::INFINITY {
-        Some("inf")
-    } else if value == f32::NEG_INFINITY {
-        Some("-inf")
-    } else {
-        None
-    }
-}
-
-fn first_in_slice(prefix: &str, values: &[f32]) -> Option<(String, &'static str)> {
-    values
-        .iter()
-        .enumerate()
-        .find_map(|(i, v)| describe(*v).map(|d| (format!("{prefix}/{i}"), d)))
-}
-
-/// Finds the first `f32` JSON cannot represent, with its JSON pointer.
-fn first_non_finite(env: &Envelope) -> Option<(String, &'static str)> {
-    match env {
-        Envelope::Query { query, .. } => query
-            .embedding
-            .as_deref()
-            .and_then(|e| first_in_slice("/query/embedding", e)),
-        Envelope::Frames { result, .. } => first_non_finite_in_result(result),
-        _ => None,
-    }
-}
-
-fn first_non_finite_in_result(result: &ContextQueryResult) -> Option<(String, &'static str)> {
-    result.frames.iter().enumerate().find_map(|(i, frame)| {
-        if let Some(d) = describe(frame.score) {
-            return Some((format!("/result/frames/{i}/score"), d));
-        }
-        frame
-            .embedding
-            .as_ref()
-            .and_then(|e| e.vector.as_deref())
-            .and_then(|v| first_in_slice(&format!("/result/frames/{i}/embedding/vector"), v))
-    })
 }
 
 #[cfg(test)]
@@ -317,13 +255,5 @@ mod tests {
             buffered.to_string(),
             "not a valid envelope: missing field `protocol_version`"
         );
-    }
-
-    #[test]
-    fn describe_non_finite() {
-        assert_eq!(describe(f32::NAN), Some("NaN"));
-        assert_eq!(describe(f32::INFINITY), Some("inf"));
-        assert_eq!(describe(f32::NEG_INFINITY), Some("-inf"));
-        assert_eq!(describe(f32::MAX), None);
     }
 }

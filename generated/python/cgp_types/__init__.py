@@ -24,6 +24,7 @@ import typing
 
 from . import _wire as _w
 from ._wire import WireError
+from .lines import MAX_LINE_BYTES, LineTooLong, read_lines
 
 PROTOCOL_VERSION = "contextgraph/1.0"
 """The protocol version these types describe."""
@@ -31,6 +32,9 @@ PROTOCOL_VERSION = "contextgraph/1.0"
 __all__ = [
     "PROTOCOL_VERSION",
     "WireError",
+    "MAX_LINE_BYTES",
+    "LineTooLong",
+    "read_lines",
     "decode_line",
     "encode_line",
     "decode_as",

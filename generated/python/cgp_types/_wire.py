@@ -307,7 +307,9 @@ class _Float32:
             raise _expected("a number", value, pointer)
         number = to_f32(value)
         if not math.isfinite(number):
-            raise WireError(f"cannot write {number}: JSON has no non-finite numbers", pointer)
+            # As the reference encoder (serde_json) writes it: JSON has no
+            # infinity or NaN (SPEC.md §Leniency, f32 overflow).
+            return "null"
         return format_f32(number)
 
 

@@ -4,3 +4,4 @@
 export * from "./types.js";
 export { WireError } from "./json.js";
 export { decodeEnvelope, decodeLine, encodeEnvelope, encodeLine } from "./wire.js";
+export { LineTooLongError, MAX_LINE_BYTES, readLines } from "./lines.js";

@@ -52,10 +52,14 @@ const TEMPLATES: [(&str, &str, &str); 4] = [
 /// The runtime, the vectors harness and the vectors test: ordinary Python
 /// under `templates/python/runtime/`, copied into the package as it is (path
 /// relative to [`PYTHON_DIR`], text).
-pub const RUNTIME: [(&str, &str); 3] = [
+pub const RUNTIME: [(&str, &str); 4] = [
     (
         "cgp_types/_wire.py",
         include_str!("../../templates/python/runtime/_wire.py"),
+    ),
+    (
+        "cgp_types/lines.py",
+        include_str!("../../templates/python/runtime/lines.py"),
     ),
     (
         "cgp_types/harness.py",
@@ -149,6 +153,7 @@ struct ClassPlan {
 pub fn render(
     protocol: &Protocol,
     protocol_version: &str,
+    home: &crate::home::Home,
 ) -> Result<Vec<(String, String)>, Diagnostic> {
     let package = Builder { protocol }.package()?;
     let mut environment = crate::docs::environment(TEMPLATE_DIR)?;
@@ -169,6 +174,7 @@ pub fn render(
                     "package": package,
                     "version": protocol_version,
                     "package_version": package_version,
+                    "repository": home.url,
                 })),
             )
             .map_err(|error| Diagnostic::file(&template_file, format!("{error:#}")))?;

@@ -40,6 +40,7 @@ fn a_model_renders_into_dataclasses_and_a_wire_table() {
             "required": ["frame_id"]
         })),
         "demo/1.0",
+        &crate::test_model::home(),
     )
     .expect("renders");
     let init = file(&files, "cgp_types/__init__.py");
@@ -68,7 +69,8 @@ fn the_fast_paths_mirror_what_msgspec_must_read_otherwise() {
         },
         "required": ["frame_id"]
     });
-    let files = render(&protocol(frame_id), "demo/1.0").expect("renders");
+    let files =
+        render(&protocol(frame_id), "demo/1.0", &crate::test_model::home()).expect("renders");
     let fast = file(&files, "cgp_types/_fast.py");
     assert!(
         fast.contains(
@@ -104,6 +106,7 @@ fn a_member_named_as_a_keyword_is_renamed_in_both_fast_paths() {
             "required": ["from"]
         })),
         "demo/1.0",
+        &crate::test_model::home(),
     )
     .expect("renders");
     let fast = file(&files, "cgp_types/_fast.py");
@@ -126,6 +129,7 @@ fn a_shape_the_package_cannot_carry_is_refused_not_guessed() {
             "required": ["frame_id"]
         })),
         "demo/1.0",
+        &crate::test_model::home(),
     )
     .expect_err("a pattern has no Python form here");
     assert!(refused.to_string().contains("has no form"), "{refused}");

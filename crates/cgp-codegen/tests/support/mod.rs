@@ -13,7 +13,7 @@ use std::path::PathBuf;
 pub struct Tree(pub PathBuf, Scratch);
 
 impl Tree {
-    /// What codegen reads and owns: `schema/`, SPEC.md, CHANGELOG.md and every
+    /// What codegen reads and owns: `schema/`, SPEC.md, Cargo.toml, CHANGELOG.md and every
     /// directory codegen writes.
     pub fn new(name: &str) -> Self {
         let scratch = Scratch::new(&format!("codegen-{name}"));
@@ -23,6 +23,8 @@ impl Tree {
             copy_dir(&repo().join(owned), &root.join(owned));
         }
         std::fs::copy(repo().join("SPEC.md"), root.join("SPEC.md")).expect("copy SPEC.md");
+        // The workspace manifest: the project's home.
+        std::fs::copy(repo().join("Cargo.toml"), root.join("Cargo.toml")).expect("copy Cargo.toml");
         std::fs::copy(repo().join("CHANGELOG.md"), root.join("CHANGELOG.md"))
             .expect("copy CHANGELOG.md");
         Tree(root, scratch)

@@ -19,7 +19,7 @@ import (
 	"strconv"
 	"time"
 
-	"cgptypes"
+	cgptypes "github.com/cgp-schema/cgp-schema/generated/go"
 )
 
 func main() {
