@@ -5,8 +5,7 @@
 //! JSON: an example that speaks the working version spells it, and
 //! [`rewrite_spec`] moves every such spelling when the version moves. A spelling
 //! is the working version when it is the exact version string standing as a
-//! whole token (`contextgraph/1.0`, not `contextgraph/1.0-draft` nor
-//! `contextgraph/1.4`): an example about a particular other version spells
+//! whole token (`demo/1.0`, not `demo/1.0-draft` nor `demo/1.4`): an example about a particular other version spells
 //! that one, and keeps it. The header line (`Protocol version: …`) and the
 //! version rule's table (each acknowledged version's family, and whether it
 //! interoperates with the working one) are derived from the version, so
