@@ -3,7 +3,10 @@
 //! kind of change in one minor and one major:
 //!
 //! 0. the copy starts from whatever the tree holds: a working version not yet
-//!    released is released first;
+//!    released is released first; then it gets, as a minor that is released,
+//!    every kind of change below under the rehearsal's first-choice names, so
+//!    that the rehearsal proper runs on a tree that already holds them (a
+//!    maintainer who added a `ping` variant by the recipe);
 //! 1. the next minor makes every additive kind of change, under names the
 //!    schema does not have: a new envelope variant (host to provider, optional
 //!    `id`), a new named type reached through a new optional ContextQuery
@@ -15,38 +18,31 @@
 //! 2. `cargo xtask release` (which runs every gate again);
 //! 3. the next major makes the breaking kinds: it removes the variant, a
 //!    member and the closed value, and retypes the new type's member from a
-//!    string to an integer: every gate passes; it is released, and every gate
-//!    and version test pass again; CHANGELOG.md names each change by its rule
-//!    id;
+//!    string to an integer. `set-version` moves SPEC.md's spellings of the
+//!    working version; the rehearsal edits only what the recipe "Start a new
+//!    major family" lists. Every gate and the whole fast tier pass, unreleased
+//!    and again once it is released; CHANGELOG.md names each change by its
+//!    rule id;
 //! 4. the older family's bundle, embedded copy, docs and generated types still
 //!    hold what the major removed, and `cgp` judges by either version (a line
 //!    of the removed variant by the older family's schema alone).
+//!
+//! Fresh names ([`free_name`]) take a letter suffix and must survive every
+//! naming scheme: a digit after an underscore (`ping_1`) does not come back
+//! from serde's `snake_case` of the Rust variant (`Ping1` is `ping1`).
 //!
 //! The copy is built by its own cargo in `target/rehearsal/target` (a nested
 //! cargo cannot share the running `cargo test`'s build directory: that cargo
 //! may hold its lock, and the copy's crates get the same artifact names as the
 //! workspace's own, so it would overwrite them). That directory persists, so
-//! only the first run builds the registry dependencies; later runs rebuild the
-//! workspace's crates incrementally. The copy's own `target/` (where a test
-//! builds mutated types) persists too.
+//! only the first run builds the registry dependencies; every step shares it.
+//! The copy's own `target/` (where a test builds mutated types) persists too.
 //!
-//! The whole fast tier runs once, at the minor: that is where a test that pins
-//! what the protocol may grow (a count of variants, a list of types) fails.
-//! The other steps run [`VERSION_TESTS`]: the test targets whose outcome depends
-//! on which versions exist, which one is working and whether it is released, or
-//! on the member the steps add and remove. They run at the two states a
-//! maintainer commits that the workspace's own `cargo test` never sees: a
-//! working version between its bump and its release, and a working family with
-//! an older one released beside it. The rest of the suite judges fixed inputs
-//! (semantic rules, transport, hostile input, the fuzz corpus, classifier and
-//! sync-gate mutations) through the same code at any version. At those steps
-//! the corpus differential against the reference crates is left out too (it
-//! runs at the minor, where it shows that it keeps to what the reference
-//! knows): those crates do not move with our version, the working and older
-//! families' generated types are checked on their corpus by `families`, and
-//! the hand-written types by `roundtrip` and the sync gate. So are `cgp
-//! check`'s tests: the version its handshake speaks is
-//! `cgp_types::PROTOCOL_VERSION`, which the version gate ties to schema/.
+//! [`VERSION_TESTS`] are the test targets whose outcome depends on which
+//! versions exist, which one is working and whether it is released, or on the
+//! member the steps add and remove; each step builds them first (and with them
+//! the `xtask` and `cgp` binaries it runs), and checks that the fast tier ran
+//! them.
 
 mod support;
 
