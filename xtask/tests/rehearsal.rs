@@ -1162,8 +1162,8 @@ fn rehearse_a_minor_that_adds_every_kind_then_a_major_that_breaks_them() {
     has_line("VARIANT_ADDED", &variant.tag);
     has_line("VARIANT_REMOVED", &variant.tag);
     has_line("TYPE_CHANGED", "text");
-    has_line("DEPRECATION_CHANGED", &deprecated);
-    has_line("VOCABULARY_VALUE_ADDED", &kind);
+    has_line("DEPRECATION_CHANGED", deprecated);
+    has_line("VOCABULARY_VALUE_ADDED", kind);
     has_line("ENUM_VALUE_ADDED", &closed.value);
     has_line("VALUE_SET_NARROWED", &closed.value);
 
