@@ -131,9 +131,17 @@ fn an_optional_member_with_a_minor_bump_passes_and_keeps_the_release() {
     assert_eq!(
         bump.stdout,
         format!(
-            "wrote   schema/envelope.schema.json\nschema/ declares {minor} (1 files changed); run `cargo xtask codegen`, then `cargo xtask check`\n"
+            "wrote   SPEC.md\nwrote   schema/envelope.schema.json\nschema/ declares {minor} (2 files changed); run `cargo xtask codegen`, then `cargo xtask check`\n"
         )
     );
+    // SPEC.md's spellings of the working version moved with it.
+    let spec = String::from_utf8(tree.read("SPEC.md")).expect("utf-8");
+    assert!(
+        spec.contains(&cgp_gates::release::header_line(&minor.0)),
+        "SPEC.md's header line"
+    );
+    assert!(!spec.contains(&format!("\"protocol_version\": \"{w}\"")));
+    assert!(spec.contains(&format!("\"protocol_version\": \"{minor}\"")));
     let codegen = tree.xtask(&["codegen"]);
     assert!(codegen.ok, "{}", codegen.stderr);
     assert_lacks(&codegen.stdout, "removed ");

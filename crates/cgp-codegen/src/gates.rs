@@ -29,7 +29,9 @@ pub enum Gate {
     /// The hand-written types accept what the interop profile accepts and emit
     /// what the strict profile allows.
     Sync,
-    /// The declared protocol version and the constants codegen wrote agree.
+    /// The declared protocol version, the constants codegen wrote and SPEC.md
+    /// (its header line, the version rule's table, its valid acknowledgements)
+    /// agree.
     Version,
     /// Released files keep their recorded digests, and codegen would not change
     /// them.
@@ -350,13 +352,28 @@ fn version(root: &Path, generation: &Generation) -> GateResult {
         sources.push((file.to_owned(), text));
     }
     let mismatches = sync::version_agreement(&generation.set, &sources);
-    if mismatches.is_empty() {
+    let spec = cgp_schema::source::read_text_bounded(&root.join(cgp_gates::release::SPEC_FILE))
+        .map_err(|error| {
+            vec![GateProblem::Unreadable {
+                path: cgp_gates::release::SPEC_FILE.to_owned(),
+                error: error.to_string(),
+            }]
+        })?;
+    let spec_problems = cgp_gates::release::spec_problems(&spec, &generation.set.version);
+    if mismatches.is_empty() && spec_problems.is_empty() {
         Ok(format!(
-            "schema/, {} and {} all say {}",
-            files[0], files[1], generation.set.version
+            "schema/, {}, {} and {} all say {}",
+            files[0],
+            files[1],
+            cgp_gates::release::SPEC_FILE,
+            generation.set.version
         ))
     } else {
-        Err(mismatches.into_iter().map(GateProblem::Mismatch).collect())
+        Err(mismatches
+            .into_iter()
+            .map(GateProblem::Mismatch)
+            .chain(spec_problems.into_iter().map(GateProblem::Diagnostic))
+            .collect())
     }
 }
 

@@ -105,7 +105,8 @@ pub enum BlessFailed {
 }
 
 /// `set-version`: makes `schema/` declare `version`, rewriting only the files
-/// the version owns ([`cgp_gates::release::set_version`]), all of them through
+/// the version owns ([`cgp_gates::release::set_version`]) and SPEC.md's
+/// spellings of it ([`cgp_gates::release::rewrite_spec`]), all of them through
 /// the atomic writer ([`crate::output::replace`]). Returns the files rewritten.
 pub fn set_version(
     root: &Path,
@@ -114,11 +115,33 @@ pub fn set_version(
     let sources =
         cgp_schema::source::read_schema_dir(&root.join(plan::SCHEMA_DIR), plan::SCHEMA_DIR)
             .map_err(SetVersionFailed::Unreadable)?;
+    let from = release::declared_version(&sources)?;
     let changed = release::set_version(&sources, version)?;
-    let owned: BTreeMap<String, &str> = changed
+    let mut owned: BTreeMap<String, &str> = changed
         .iter()
         .map(|(path, text)| (format!("{}/{path}", plan::SCHEMA_DIR), text.as_str()))
         .collect();
+    // SPEC.md's spellings of the working version follow it (its corpus stays
+    // literal JSON; `cgp_gates::release::rewrite_spec`).
+    let spec_path = root.join(release::SPEC_FILE);
+    let moved = if spec_path.exists() {
+        let text = read_text_bounded(&spec_path).map_err(|error| {
+            SetVersionFailed::Unreadable(
+                Diagnostic::file(
+                    release::SPEC_FILE,
+                    format!("cannot read it to move its version: {error}"),
+                )
+                .into(),
+            )
+        })?;
+        let after = release::rewrite_spec(&text, &from, version);
+        (after != text).then_some(after)
+    } else {
+        None
+    };
+    if let Some(after) = &moved {
+        owned.insert(release::SPEC_FILE.to_owned(), after.as_str());
+    }
     let files = owned
         .iter()
         .map(|(path, text)| (path.as_str(), *text))

@@ -111,6 +111,53 @@ fn an_edited_version_constant_fails_the_version_gate() {
     assert_eq!(mismatch.kind, MismatchKind::Version, "{mismatch}");
 }
 
+/// The SPEC.md lines the version gate names.
+fn spec_lines(tree: &Tree) -> Vec<usize> {
+    problems(tree, Gate::Version)
+        .iter()
+        .filter_map(|problem| match problem {
+            GateProblem::Diagnostic(diagnostic) if diagnostic.file == "SPEC.md" => {
+                diagnostic.position.map(|position| position.line)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// A SPEC.md that `set-version` did not move (its header line and a valid
+/// acknowledgement still speak the older family) fails the version gate at
+/// each line; once set-version moved it, the gate holds.
+#[test]
+fn a_spec_left_at_the_older_family_fails_the_version_gate() {
+    let tree = Tree::new("spec-version");
+    let declared = cgp_codegen::generate(&tree.0)
+        .expect("generate")
+        .set
+        .version;
+    let next = declared.with_number(declared.major + 1, 0);
+    let spec_path = tree.0.join("SPEC.md");
+    let before = std::fs::read_to_string(&spec_path).expect("read");
+    cgp_codegen::release::set_version(&tree.0, &next).expect("set-version");
+    let moved = std::fs::read_to_string(&spec_path).expect("read");
+    assert!(moved.contains(&cgp_gates::release::header_line(&next)));
+    // (codegen has not run, so only the constants disagree.)
+    assert_eq!(spec_lines(&tree), Vec::<usize>::new());
+    std::fs::write(&spec_path, &before).expect("write");
+    let header = line_of(&before, "Protocol version: ");
+    let ack = before
+        .find("name=handshake_ack.minimal-canonical ")
+        .expect("the canonical acknowledgement");
+    // The fence's line, then the member's line counted from it.
+    let ack_line = before[..ack].lines().count() - 1
+        + line_of(
+            &before[ack..],
+            &format!("\"protocol_version\": \"{declared}\""),
+        );
+    let lines = spec_lines(&tree);
+    assert!(lines.contains(&header), "{lines:?}");
+    assert!(lines.contains(&ack_line), "{lines:?}");
+}
+
 /// The 1-based line of the first line of `text` that contains `needle`.
 fn line_of(text: &str, needle: &str) -> usize {
     text.lines()

@@ -21,9 +21,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 mod gate;
 mod set_version;
+mod spec_version;
 
 pub use gate::{BumpProblem, Verdict, judge};
-pub use set_version::{SetVersionError, set_version};
+pub use set_version::{SetVersionError, declared_version, set_version};
+pub use spec_version::{SPEC_FILE, family_of, header_line, rewrite_spec, spec_problems};
 
 /// Why [`Manifest::bless`] or [`Manifest::reissue`] refuses a version.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

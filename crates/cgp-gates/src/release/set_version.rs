@@ -50,17 +50,8 @@ pub enum SetVersionError {
     },
 }
 
-/// The edits that move source schemas to version `to`: the declaration
-/// `x-cgp-protocol-version` in the envelope and, when the major family changes,
-/// every file's `$id` (which carries the family) and every `x-cgp-since` (which
-/// must name a version of the declared family; a new family starts at
-/// `<major>.0`). `sources` are `(path, text)` pairs as
-/// [`read_schema_dir`](cgp_schema::source::read_schema_dir) returns them; the result
-/// holds the changed files only, with every other byte kept.
-pub fn set_version(
-    sources: &[(String, String)],
-    to: &ProtocolVersion,
-) -> Result<BTreeMap<String, String>, SetVersionError> {
+/// The version the envelope among `sources` declares (`x-cgp-protocol-version`).
+pub fn declared_version(sources: &[(String, String)]) -> Result<ProtocolVersion, SetVersionError> {
     let unparsable = |path: &str| {
         let path = path.to_owned();
         move |error| SetVersionError::Unparsable { path, error }
@@ -80,7 +71,25 @@ pub fn set_version(
         .ok_or_else(|| SetVersionError::Undeclared {
             path: envelope.0.clone(),
         })?;
-    let from: ProtocolVersion = declared.parse()?;
+    Ok(declared.parse()?)
+}
+
+/// The edits that move source schemas to version `to`: the declaration
+/// `x-cgp-protocol-version` in the envelope and, when the major family changes,
+/// every file's `$id` (which carries the family) and every `x-cgp-since` (which
+/// must name a version of the declared family; a new family starts at
+/// `<major>.0`). `sources` are `(path, text)` pairs as
+/// [`read_schema_dir`](cgp_schema::source::read_schema_dir) returns them; the result
+/// holds the changed files only, with every other byte kept.
+pub fn set_version(
+    sources: &[(String, String)],
+    to: &ProtocolVersion,
+) -> Result<BTreeMap<String, String>, SetVersionError> {
+    let unparsable = |path: &str| {
+        let path = path.to_owned();
+        move |error| SetVersionError::Unparsable { path, error }
+    };
+    let from = declared_version(sources)?;
     if from.name != to.name {
         return Err(SetVersionError::OtherProtocol {
             to: to.clone(),
