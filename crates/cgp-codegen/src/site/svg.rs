@@ -35,7 +35,7 @@ pub(crate) fn conversation_html(protocol: &Protocol, dir: &str) -> String {
         let href = format!("{dir}variants/{}.html", variant.tag);
         let tag = escape(&variant.tag);
         svg.push_str(&format!(
-            "<a href=\"{href}\"><text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"14\" fill=\"#1d4ed8\" text-decoration=\"underline\">{tag}</text></a>\n<line x1=\"{from}\" y1=\"{y}\" x2=\"{to}\" y2=\"{y}\" stroke=\"#1f2937\" stroke-width=\"1.5\" marker-end=\"url(#arrow)\"/>\n",
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"14\" fill=\"#111827\">{tag}</text>\n<line x1=\"{from}\" y1=\"{y}\" x2=\"{to}\" y2=\"{y}\" stroke=\"#1f2937\" stroke-width=\"1.5\" marker-end=\"url(#arrow)\"/>\n",
             WIDTH / 2,
             y - 8
         ));
@@ -56,6 +56,6 @@ pub(crate) fn conversation_html(protocol: &Protocol, dir: &str) -> String {
     svg.push_str("</svg>\n");
     list.push_str("</ol>\n");
     format!(
-        "<p>A connection opens with the handshake, carries queries and verify requests with their answers, and ends with shutdown; a provider answers a request it cannot serve with an error. Each arrow is one variant of the envelope and leads to its page.</p>\n<figure>\n{svg}<figcaption>The envelope's variants and their directions.</figcaption>\n</figure>\n<h2>The messages</h2>\n{list}"
+        "<p>A connection opens with the handshake, carries queries and verify requests with their answers, and ends with shutdown; a provider answers a request it cannot serve with an error. Each arrow is one variant of the envelope; the list below leads to their pages.</p>\n<figure>\n{svg}<figcaption>The envelope's variants and their directions.</figcaption>\n</figure>\n<h2>The messages</h2>\n{list}"
     )
 }
