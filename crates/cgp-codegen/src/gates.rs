@@ -49,7 +49,8 @@ pub enum Gate {
 }
 
 /// The hand-written Markdown files the links gate reads, besides every
-/// Markdown file the codegen plan writes.
+/// Markdown file the codegen plan writes and every guide under `docs/`
+/// (`crate::site::GUIDES_DIR`), which the site renders.
 pub const LINKED_DOCS: [&str; 3] = ["README.md", "SPEC.md", "ARCHITECTURE.md"];
 
 impl Gate {
@@ -441,6 +442,26 @@ fn links_gate(root: &Path, generation: &Generation) -> GateResult {
             Ok(text) => documents.push((file.to_owned(), text)),
             Err(error) => problems.push(GateProblem::Unreadable {
                 path: file.to_owned(),
+                error: error.to_string(),
+            }),
+        }
+    }
+    let mut guides: Vec<String> = std::fs::read_dir(root.join(crate::site::GUIDES_DIR))
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|entry| entry.file_name().to_string_lossy().into_owned())
+                .filter(|name| name.ends_with(".md"))
+                .map(|name| format!("{}/{name}", crate::site::GUIDES_DIR))
+                .collect()
+        })
+        .unwrap_or_default();
+    guides.sort();
+    for file in guides {
+        match cgp_schema::source::read_text_bounded(&root.join(&file)) {
+            Ok(text) => documents.push((file, text)),
+            Err(error) => problems.push(GateProblem::Unreadable {
+                path: file,
                 error: error.to_string(),
             }),
         }
