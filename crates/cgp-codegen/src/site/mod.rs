@@ -66,7 +66,7 @@ const ASSETS: [(&str, &str); 2] = [
 /// One version on the site.
 #[derive(Debug, Clone, Serialize)]
 struct VersionLink {
-    /// What the switcher shows: `contextgraph/1.0`, or `working` with the
+    /// What the switcher shows: a release's version, or `working` with the
     /// version it declares.
     label: String,
     /// Its directory under the site root: `v/<slug>/`.
