@@ -150,7 +150,7 @@ pub(crate) fn version_pages(
             path: format!("variants/{}.html", variant.tag),
             kind: "variant".into(),
             tag: Some(variant.tag.clone()),
-            description: notes.description.clone().unwrap_or_default(),
+            description: describe(notes.description.as_deref()),
             since: notes.since.clone().unwrap_or_default(),
             deprecated: notes.deprecated,
             spec_anchor: spec_anchor(notes.spec.as_deref()),
@@ -222,7 +222,7 @@ pub(crate) fn version_pages(
             path: format!("types/{name}.html"),
             kind: kind.into(),
             tag: None,
-            description: notes.description.clone().unwrap_or_default(),
+            description: describe(notes.description.as_deref()),
             since: notes.since.clone().unwrap_or_default(),
             deprecated: notes.deprecated,
             spec_anchor: spec_anchor(notes.spec.as_deref()),
@@ -251,6 +251,14 @@ pub(crate) fn version_pages(
     VersionPages { pages }
 }
 
+/// A schema description as HTML: its Markdown (code spans, emphasis)
+/// rendered inline; relative links, which lead into the repository, dropped.
+fn describe(description: Option<&str>) -> String {
+    description
+        .map(|text| markdown::inline(text, "schema", "", &NoPages))
+        .unwrap_or_default()
+}
+
 struct NoPages;
 
 impl SitePaths for NoPages {
@@ -266,7 +274,7 @@ fn union_branches(union: &TaggedUnion, directions: &str) -> Vec<BranchView> {
         .map(|branch| BranchView {
             title: branch.annotations.title.clone().unwrap_or_default(),
             tag_value: Value::String(branch.tag.clone()).to_string(),
-            description: branch.annotations.description.clone().unwrap_or_default(),
+            description: describe(branch.annotations.description.as_deref()),
             members: members(&branch.object.members, "", directions),
         })
         .collect()
@@ -297,7 +305,7 @@ fn members(members: &[Member], types_prefix: &str, directions: &str) -> Vec<Memb
                 since: notes.since.clone().unwrap_or_default(),
                 deprecated: notes.deprecated,
                 directions: directions.to_owned(),
-                description: notes.description.clone().unwrap_or_default(),
+                description: describe(notes.description.as_deref()),
             }
         })
         .collect()
