@@ -5,6 +5,7 @@
 use cgp_schema::model::Protocol;
 use cgp_types::Direction;
 
+use super::markdown::{self, SitePaths};
 use super::views::escape;
 
 /// The conversation page's body: the diagram and a list of the same arrows.
@@ -47,7 +48,7 @@ pub(crate) fn conversation_html(protocol: &Protocol, dir: &str) -> String {
             .annotations
             .description
             .as_deref()
-            .map(|text| format!(": {}", escape(text)))
+            .map(|text| format!(": {}", describe(text)))
             .unwrap_or_default();
         list.push_str(&format!(
             "<li><a href=\"{href}\"><code>{tag}</code></a> ({direction}){description}</li>\n"
@@ -58,4 +59,16 @@ pub(crate) fn conversation_html(protocol: &Protocol, dir: &str) -> String {
     format!(
         "<p>A connection opens with the handshake, carries queries and verify requests with their answers, and ends with shutdown; a provider answers a request it cannot serve with an error. Each arrow is one variant of the envelope; the list below leads to their pages.</p>\n<figure>\n{svg}<figcaption>The envelope's variants and their directions.</figcaption>\n</figure>\n<h2>The messages</h2>\n{list}"
     )
+}
+
+/// A variant's description, its Markdown rendered inline; the site has no
+/// page for a repository path it names, so such a link keeps its text only.
+fn describe(text: &str) -> String {
+    struct NoPages;
+    impl SitePaths for NoPages {
+        fn page_of(&self, _path: &str) -> Option<String> {
+            None
+        }
+    }
+    markdown::inline(text, "schema", "", &NoPages)
 }
