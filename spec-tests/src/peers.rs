@@ -23,7 +23,11 @@
 //! - `python-sdk`: the protocol's Python SDK `contextgraph-sdk`, in a virtual
 //!   environment of its own ([`ensure_python_sdk`]);
 //! - `go-sdk`: the Go SDK's example provider, built from the Go module proxy
-//!   ([`ensure_go_sdk_example`]).
+//!   ([`ensure_go_sdk_example`]);
+//! - `browser`: playwright-core, which drives the system's Chromium, and
+//!   axe-core, the accessibility checker, both from npm ([`ensure_browser`]);
+//! - `actionlint`: the GitHub Actions workflow linter, from the Go module
+//!   proxy ([`ensure_actionlint`]).
 //!
 //! The first caller installs a set into a scratch directory that is renamed
 //! into place, so concurrent callers never see half an installation.
@@ -64,6 +68,12 @@ pub const GO_SDK_MODULE: &str = "github.com/macanderson/context-graph-protocol/s
 pub const GO_SDK_VERSION: &str = "v0.1.0";
 /// The Go SDK's example provider, a package of that module.
 pub const GO_SDK_EXAMPLE: &str = "examples/example-docs";
+/// The pinned browser driver; the browser is the system's Chromium.
+pub const NODE_PLAYWRIGHT_CORE: &str = "playwright-core@1.65.2";
+/// The pinned accessibility checker run in that browser.
+pub const NODE_AXE_CORE: &str = "axe-core@4.14.1";
+/// The pinned workflow linter the Pages workflow is checked with.
+pub const GO_ACTIONLINT: &str = "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12";
 /// The pinned pre-commit that runs the `cgp-validate` hook in its test.
 pub const PYTHON_PRE_COMMIT: &str = "pre-commit==4.2.0";
 /// The pinned PEP 517 front end that builds the generated Python package's
@@ -293,6 +303,38 @@ fn npm_install(scratch: &Path, packages: &[&str]) -> (String, Vec<String>) {
     args.push(scratch.join("node").display().to_string());
     args.extend(packages.iter().map(|package| (*package).to_owned()));
     ("npm".into(), args)
+}
+
+/// Installs the pinned playwright-core and axe-core unless they are there
+/// already; returns their directory (for [`node_path`]).
+pub fn ensure_browser() -> Result<PathBuf, String> {
+    install(
+        "browser",
+        &format!("{NODE_PLAYWRIGHT_CORE}\n{NODE_AXE_CORE}\n"),
+        |scratch| vec![npm_install(scratch, &[NODE_PLAYWRIGHT_CORE, NODE_AXE_CORE])],
+    )
+}
+
+/// Installs the pinned actionlint with `go install` unless it is there
+/// already; returns the path of its binary.
+pub fn ensure_actionlint() -> Result<PathBuf, String> {
+    let go = dir().join("go");
+    let base = install("actionlint", &format!("{GO_ACTIONLINT}\n"), |scratch| {
+        vec![(
+            "env".into(),
+            vec![
+                format!("GOBIN={}", scratch.join("bin").display()),
+                format!("GOPATH={}", go.join("path").display()),
+                format!("GOMODCACHE={}", go.join("mod").display()),
+                format!("GOCACHE={}", go.join("cache").display()),
+                "GOTOOLCHAIN=local".into(),
+                "go".into(),
+                "install".into(),
+                GO_ACTIONLINT.into(),
+            ],
+        )]
+    })?;
+    Ok(base.join("bin").join("actionlint"))
 }
 
 /// Installs the pinned go-jsonschema and quicktype unless they are there

@@ -18,6 +18,8 @@
 //!   --workspace` also takes the `publish = false` tooling crates).
 //! - `cargo xtask peers`: install the other-language validators the tests compare
 //!   against (Python `jsonschema`, Node Ajv) under `target/peers`.
+//! - `cargo xtask site [--out DIR]`: the protocol's site, `target/site/` by
+//!   default (`cgp_codegen::site`).
 //! - `cargo xtask test [--all]`: the fast test tier (`cargo test --workspace`);
 //!   with `--all` the full tier too (the tests marked `#[ignore = "full tier"]`:
 //!   peer installs, packaging, rehearsals, other toolchains) and then `check`.
@@ -48,6 +50,14 @@ enum Command {
     Codegen,
     /// Fail if generated/ is stale or the corpus breaks; never writes.
     Check,
+    /// Build the protocol's site into target/site (or --out): the reference
+    /// of every version, the rules, the changes, the conversation, SPEC.md and
+    /// the guides under docs/, with its search index.
+    Site {
+        /// Where to write it (default: target/site under the root).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Install Python jsonschema, Node Ajv and the reference provider under
     /// target/peers for the tests.
     Peers,
@@ -120,6 +130,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Codegen => codegen(&root),
         Command::Check => check(&root),
+        Command::Site { out } => site(&root, out),
         Command::Peers => peers(),
         Command::Release { version, from } => match version {
             Some(version) => release_version(&root, &version, from.as_deref()),
@@ -419,6 +430,25 @@ fn codegen(root: &std::path::Path) -> ExitCode {
                 report.unchanged,
                 generation.set.version
             );
+            ExitCode::SUCCESS
+        }
+        Err(problem) => fail(&problem),
+    }
+}
+
+fn site(root: &std::path::Path, out: Option<PathBuf>) -> ExitCode {
+    let generation = match cgp_codegen::generate(root) {
+        Ok(generation) => generation,
+        Err(problems) => return fail(&problems),
+    };
+    let files = match cgp_codegen::site::build(root, &generation) {
+        Ok(files) => files,
+        Err(problems) => return fail(&problems),
+    };
+    let dir = out.unwrap_or_else(|| root.join(cgp_codegen::site::SITE_DIR));
+    match cgp_codegen::site::write(&dir, &files) {
+        Ok(()) => {
+            println!("wrote {} files to {}", files.len(), dir.display());
             ExitCode::SUCCESS
         }
         Err(problem) => fail(&problem),

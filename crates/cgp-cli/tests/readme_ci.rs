@@ -1,4 +1,4 @@
-//! README.md's "In CI" section, run: every `cgp` command in its `sh` blocks, in
+//! The "In CI" section of the CI guide (`docs/ci.md`), run: every `cgp` command in its `sh` blocks, in
 //! order, in a scratch git repository shaped like a provider's (schemas on
 //! `main`, a compatible change in the work tree, a recorded transcript), with
 //! the test provider standing in for `./their-provider`. Each must succeed, and
@@ -13,10 +13,10 @@ const REPO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 
 /// The commands of the section's `sh` blocks, in order.
 fn commands() -> Vec<String> {
-    let readme = std::fs::read_to_string(Path::new(REPO).join("README.md")).expect("README.md");
-    let start = readme.find("### In CI: ").expect("the In CI section");
-    let rest = &readme[start + 4..];
-    let section = &rest[..rest.find("\n### ").unwrap_or(rest.len())];
+    let guide = std::fs::read_to_string(Path::new(REPO).join("docs/ci.md")).expect("docs/ci.md");
+    let start = guide.find("\n## In CI: ").expect("the In CI section");
+    let rest = &guide[start + 4..];
+    let section = &rest[..rest.find("\n## ").unwrap_or(rest.len())];
     let mut commands = Vec::new();
     let mut in_block = false;
     for line in section.lines() {

@@ -54,7 +54,8 @@ pub enum Gate {
 }
 
 /// The hand-written Markdown files the links gate reads, besides every
-/// Markdown file the codegen plan writes.
+/// Markdown file the codegen plan writes and every guide under `docs/`
+/// (`crate::site::GUIDES_DIR`), which the site renders.
 pub const LINKED_DOCS: [&str; 3] = ["README.md", "SPEC.md", "ARCHITECTURE.md"];
 
 impl Gate {
@@ -269,17 +270,32 @@ fn home_gate(root: &Path) -> GateResult {
             }
         }
     }
-    let readme = std::fs::read_to_string(root.join("README.md")).map_err(|error| {
-        vec![GateProblem::Unreadable {
-            path: "README.md".into(),
-            error: error.to_string(),
-        }]
-    })?;
-    let problems = crate::home::disagreements(&home, &manifests, &readme);
+    let mut guide_paths = vec!["README.md".to_owned()];
+    if let Ok(entries) = std::fs::read_dir(root.join("docs")) {
+        let mut names: Vec<String> = entries
+            .filter_map(|entry| entry.ok())
+            .map(|entry| entry.file_name().to_string_lossy().into_owned())
+            .filter(|name| name.ends_with(".md"))
+            .collect();
+        names.sort();
+        guide_paths.extend(names.into_iter().map(|name| format!("docs/{name}")));
+    }
+    let mut guides = Vec::new();
+    for path in guide_paths {
+        let text = std::fs::read_to_string(root.join(&path)).map_err(|error| {
+            vec![GateProblem::Unreadable {
+                path: path.clone(),
+                error: error.to_string(),
+            }]
+        })?;
+        guides.push((path, text));
+    }
+    let problems = crate::home::disagreements(&home, &manifests, &guides);
     if problems.is_empty() {
         Ok(format!(
-            "{} crate manifests and README.md agree with the home {}",
+            "{} crate manifests, README.md and {} guides agree with the home {}",
             manifests.len(),
+            guides.len() - 1,
             home.url
         ))
     } else {
@@ -504,6 +520,26 @@ fn links_gate(root: &Path, generation: &Generation) -> GateResult {
             Ok(text) => documents.push((file.to_owned(), text)),
             Err(error) => problems.push(GateProblem::Unreadable {
                 path: file.to_owned(),
+                error: error.to_string(),
+            }),
+        }
+    }
+    let mut guides: Vec<String> = std::fs::read_dir(root.join(crate::site::GUIDES_DIR))
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|entry| entry.file_name().to_string_lossy().into_owned())
+                .filter(|name| name.ends_with(".md"))
+                .map(|name| format!("{}/{name}", crate::site::GUIDES_DIR))
+                .collect()
+        })
+        .unwrap_or_default();
+    guides.sort();
+    for file in guides {
+        match cgp_schema::source::read_text_bounded(&root.join(&file)) {
+            Ok(text) => documents.push((file, text)),
+            Err(error) => problems.push(GateProblem::Unreadable {
+                path: file,
                 error: error.to_string(),
             }),
         }

@@ -132,8 +132,13 @@ fn declared(manifest: &str) -> Option<(usize, String)> {
 
 /// The hand-written files that must agree with `home`: each disagreement at
 /// its file and line. `manifests` are the crate manifests (repository-relative
-/// path and text); `readme` is README.md's text.
-pub fn disagreements(home: &Home, manifests: &[(String, String)], readme: &str) -> Vec<Diagnostic> {
+/// path and text); `guides` are the Markdown files a user copies `uses:` lines
+/// from (README.md and the guides under `docs/`), with their paths.
+pub fn disagreements(
+    home: &Home,
+    manifests: &[(String, String)],
+    guides: &[(String, String)],
+) -> Vec<Diagnostic> {
     let mut problems = Vec::new();
     for (path, text) in manifests {
         let mut in_package = false;
@@ -186,7 +191,8 @@ pub fn disagreements(home: &Home, manifests: &[(String, String)], readme: &str) 
         .owner_repo
         .rsplit_once('/')
         .map_or(home.owner_repo.as_str(), |(_, repo)| repo);
-    for (index, line) in readme.lines().enumerate() {
+    for (path, text) in guides {
+    for (index, line) in text.lines().enumerate() {
         let Some(rest) = line
             .trim_start()
             .trim_start_matches("- ")
@@ -202,7 +208,7 @@ pub fn disagreements(home: &Home, manifests: &[(String, String)], readme: &str) 
             .is_some_and(|(_, repo)| repo == name);
         if ours && (action != home.owner_repo || !home.github) {
             problems.push(Diagnostic::at(
-                "README.md",
+                path,
                 Position {
                     line: index + 1,
                     column: 1,
@@ -214,6 +220,7 @@ pub fn disagreements(home: &Home, manifests: &[(String, String)], readme: &str) 
                 ),
             ));
         }
+    }
     }
     problems
 }
@@ -274,7 +281,8 @@ mod tests {
             ),
         ];
         let readme = "steps:\n  - uses: actions/checkout@v4\n  - uses: OWNER/cgp-schema@v0.1.0\n  - uses: cgp-schema/cgp-schema@v0.1.0\n";
-        let shown: Vec<String> = disagreements(&home, &manifests, readme)
+        let guides = [("README.md".to_owned(), readme.to_owned())];
+        let shown: Vec<String> = disagreements(&home, &manifests, &guides)
             .iter()
             .map(ToString::to_string)
             .collect();

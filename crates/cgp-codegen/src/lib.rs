@@ -11,6 +11,7 @@
 //! - [`go`]: the Go module, rendered with minijinja.
 //! - [`validator`]: the single-pass validator crate, one module per bundle.
 //! - [`vectors`]: the conformance vectors and the copy `cgp` embeds.
+//! - [`site`]: the protocol as a static site (`cargo xtask site`).
 //! - [`embed`]: the copies inside the crates that compile them in.
 //! - [`gates`]: the gates of `cargo xtask check`, with typed problems.
 //! - [`release`]: the release manifest and frozen bundles on disk.
@@ -42,6 +43,7 @@ pub mod plan;
 pub mod python;
 pub mod release;
 pub mod rust;
+pub mod site;
 #[cfg(test)]
 mod test_model;
 pub mod typescript;
