@@ -192,22 +192,22 @@ pub fn disagreements(
         .rsplit_once('/')
         .map_or(home.owner_repo.as_str(), |(_, repo)| repo);
     for (path, text) in guides {
-    for (index, line) in text.lines().enumerate() {
-        let Some(rest) = line
-            .trim_start()
-            .trim_start_matches("- ")
-            .strip_prefix("uses:")
-        else {
-            continue;
-        };
-        let target = rest.split_whitespace().next().unwrap_or("");
-        let action = target.split('@').next().unwrap_or("");
-        // This repository's Action: any `uses:` whose repository part is ours.
-        let ours = action
-            .rsplit_once('/')
-            .is_some_and(|(_, repo)| repo == name);
-        if ours && (action != home.owner_repo || !home.github) {
-            problems.push(Diagnostic::at(
+        for (index, line) in text.lines().enumerate() {
+            let Some(rest) = line
+                .trim_start()
+                .trim_start_matches("- ")
+                .strip_prefix("uses:")
+            else {
+                continue;
+            };
+            let target = rest.split_whitespace().next().unwrap_or("");
+            let action = target.split('@').next().unwrap_or("");
+            // This repository's Action: any `uses:` whose repository part is ours.
+            let ours = action
+                .rsplit_once('/')
+                .is_some_and(|(_, repo)| repo == name);
+            if ours && (action != home.owner_repo || !home.github) {
+                problems.push(Diagnostic::at(
                 path,
                 Position {
                     line: index + 1,
@@ -219,8 +219,8 @@ pub fn disagreements(
                     home.url, home.owner_repo
                 ),
             ));
+            }
         }
-    }
     }
     problems
 }
