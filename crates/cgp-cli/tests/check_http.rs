@@ -560,9 +560,11 @@ fn query_values_in_the_url_are_never_printed() {
     assert!(printed.contains("api_key=<redacted>"), "{printed}");
 }
 
-/// Every step's name, whether it was skipped, and its problems as (rule,
-/// severity, message).
-fn steps(report: &Value) -> Vec<(String, bool, Vec<(String, String, String)>)> {
+/// A problem as (rule, severity, message).
+type Problem = (String, String, String);
+
+/// Every step's name, whether it was skipped, and its problems.
+fn steps(report: &Value) -> Vec<(String, bool, Vec<Problem>)> {
     report["steps"]
         .as_array()
         .into_iter()
