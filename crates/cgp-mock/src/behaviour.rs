@@ -68,8 +68,10 @@ impl Behaviour {
             Behaviour::Crash => "CGP-ANSWER",
             Behaviour::StaleVerify => "V2",
             Behaviour::UnknownVocabulary => "allowed (U2: the host applies the fallback)",
-            Behaviour::HugeLine => "the text layer (SPEC.md §Transport: at most 16 MiB per line)",
-            Behaviour::OtherMajor => "H3 (cgp check, playing the host, reports H1)",
+            Behaviour::HugeLine => {
+                "CGP-ANSWER (the text layer, SPEC.md §Transport: at most 16 MiB per line)"
+            }
+            Behaviour::OtherMajor => "H1 (the host refuses it under H3)",
         }
     }
 
