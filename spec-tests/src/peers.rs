@@ -488,6 +488,12 @@ fn install(
     marker: &str,
     steps: impl FnOnce(&Path) -> Vec<(String, Vec<String>)>,
 ) -> Result<PathBuf, String> {
+    // The tests of one binary run on threads of one process, and the scratch
+    // directory is named by the process: one install at a time per process.
+    static INSTALLING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one_at_a_time = INSTALLING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let base = dir().join(name);
     let installed = |base: &Path| {
         std::fs::read_to_string(base.join("installed.txt")).is_ok_and(|found| found == marker)
