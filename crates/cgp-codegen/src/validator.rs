@@ -227,7 +227,7 @@ fn module(bundle: &Compiled<'_>) -> Result<String, Diagnostics> {
     let profile = bundle.profile;
     let count = Literal::usize_unsuffixed(tags.len());
     let module_doc = [
-        format!(" The {profile} bundle of {version}, as serde visitors: [`check`] judges one"),
+        format!(" The {profile} bundle of {version}, as serde visitors: `check` judges one"),
         " message while it is parsed.".to_owned(),
     ];
     let items = &writer.items;
