@@ -140,7 +140,9 @@ fn an_interrupted_check_kills_the_provider_group() {
         }
         // The pid files are written before the handshake is answered, and
         // the hanging provider never answers a query: cgp check is waiting.
-        std::thread::sleep(Duration::from_millis(200));
+        // A second leaves room for a loaded machine (two test binaries and a
+        // build sharing two cores) to get cgp check there.
+        std::thread::sleep(Duration::from_millis(1000));
         let killed = Command::new("kill")
             .args([format!("-{signal}"), cgp.id().to_string()])
             .status()
