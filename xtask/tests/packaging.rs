@@ -38,7 +38,7 @@ fn packaged_files(krate: &str) -> Vec<String> {
 /// `publish` allowed and a version on every path dependency they ship with.
 /// Each with the directory that holds its manifest: the validator cgp-cli
 /// embeds is generated, so it lives under `generated/`.
-const PUBLISHED: [(&str, &str); 9] = [
+const PUBLISHED: [(&str, &str); 11] = [
     ("cgp-types", "crates/cgp-types"),
     ("cgp-schema", "crates/cgp-schema"),
     ("cgp-check", "crates/cgp-check"),
@@ -47,6 +47,8 @@ const PUBLISHED: [(&str, &str); 9] = [
     ("cgp-report", "crates/cgp-report"),
     ("cgp-vectors", "crates/cgp-vectors"),
     ("cgp-validator", "generated/validator"),
+    ("cgp-mock", "crates/cgp-mock"),
+    ("cgp-proxy", "crates/cgp-proxy"),
     ("cgp-cli", "crates/cgp-cli"),
 ];
 

@@ -24,17 +24,14 @@ fn ask(mock: &mut Mock, envelope: &Envelope) -> Vec<Envelope> {
 fn query(id: Option<&str>, max_frames: u32, max_tokens: u32) -> Envelope {
     Envelope::Query {
         id: id.map(str::to_owned),
-        query: ContextQuery {
-            goal: "anything".into(),
-            query_text: None,
-            embedding: None,
-            kinds: Vec::new(),
-            anchors: Vec::new(),
-            max_frames,
-            max_tokens,
-            as_of: None,
-            representation_preferences: Vec::new(),
-        },
+        // From the wire, not a struct literal: a member a later version adds
+        // (the rehearsal adds some) leaves this test as it is.
+        query: serde_json::from_value::<ContextQuery>(serde_json::json!({
+            "goal": "anything",
+            "max_frames": max_frames,
+            "max_tokens": max_tokens,
+        }))
+        .expect("a query"),
     }
 }
 
