@@ -6,8 +6,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use cgp_codegen::site::{self, WORKING};
-use cgp_schema::Profile;
-use cgp_schema::model::{Protocol, Shape};
+use cgp_schema::model::{Protocol, Reading, Shape};
+use cgp_schema::{Bundle, Profile};
 
 #[test]
 fn the_site_is_deterministic_complete_and_searchable() {
@@ -18,11 +18,19 @@ fn the_site_is_deterministic_complete_and_searchable() {
     assert_eq!(first, second, "the same tree gives the same bytes");
 
     let protocol = Protocol::of_bundle(&generation.set, generation.bundle(Profile::Interop));
-    let mut dirs = vec![format!("v/{WORKING}/")];
+    // Each version's pages follow its own model: a release holds what its
+    // frozen bundle holds, the working version what the schemas hold now.
+    let mut versions = Vec::new();
     for release in generation.releases.releases() {
-        dirs.push(format!("v/{}/", release.version.slug()));
+        let path = cgp_codegen::plan::published_path(&release.version, Profile::Interop);
+        let text = std::fs::read_to_string(root.join(&path)).expect("the frozen bundle");
+        let bundle = Bundle::from_published(&text).expect("a published bundle");
+        let released = Protocol::read(&bundle.document, Reading::Validator, &|_| None);
+        versions.push((format!("v/{}/", release.version.slug()), released));
     }
-    for dir in &dirs {
+    let working = Protocol::of_bundle(&generation.set, generation.bundle(Profile::Interop));
+    versions.push((format!("v/{WORKING}/"), working));
+    for (dir, protocol) in &versions {
         for variant in &protocol.variants {
             assert!(first.contains_key(&format!("{dir}variants/{}.html", variant.tag)));
         }
