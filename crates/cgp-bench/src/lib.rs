@@ -34,6 +34,7 @@ mod measure;
 pub mod proxy;
 mod report;
 mod scaling;
+pub mod sdk;
 pub mod transcript;
 mod typescript;
 
