@@ -12,11 +12,14 @@ pub fn interop_bundle() -> Result<String, String> {
     ))
 }
 
-/// A transcript held in memory, split into lines (blank lines dropped).
+/// A transcript held in memory, split into lines (blank lines dropped), and
+/// which of its lines are invalid on purpose.
 #[derive(Debug, Clone)]
 pub struct Corpus {
     bytes: Vec<u8>,
     lines: Vec<(usize, usize)>,
+    /// Whether each line is invalid; empty when every line is valid.
+    invalid: Vec<bool>,
 }
 
 impl Corpus {
@@ -35,7 +38,37 @@ impl Corpus {
         if bytes.len() > start {
             lines.push((start, bytes.len()));
         }
-        Corpus { bytes, lines }
+        Corpus {
+            bytes,
+            lines,
+            invalid: Vec::new(),
+        }
+    }
+
+    /// The same lines, those at the (0-based) `indices` invalid on purpose.
+    pub fn with_invalid(mut self, indices: &[usize]) -> Self {
+        self.invalid = vec![false; self.lines.len()];
+        for index in indices {
+            if let Some(slot) = self.invalid.get_mut(*index) {
+                *slot = true;
+            }
+        }
+        self
+    }
+
+    /// Whether the line at `index` (0-based) is invalid on purpose.
+    pub fn is_invalid(&self, index: usize) -> bool {
+        self.invalid.get(index).copied().unwrap_or(false)
+    }
+
+    /// How many lines are invalid on purpose.
+    pub fn invalid_count(&self) -> u64 {
+        self.invalid.iter().filter(|invalid| **invalid).count() as u64
+    }
+
+    /// How many lines are valid.
+    pub fn valid_count(&self) -> u64 {
+        self.line_count() - self.invalid_count()
     }
 
     /// The whole text.
@@ -70,17 +103,29 @@ impl Corpus {
             }
             end = next;
         }
-        Corpus::new(self.bytes[..end].to_vec())
+        let prefix = Corpus::new(self.bytes[..end].to_vec());
+        let invalid: Vec<usize> = (0..prefix.lines.len())
+            .filter(|index| self.is_invalid(*index))
+            .collect();
+        prefix.with_invalid(&invalid)
     }
 
     /// Only the lines shorter than `max_line` bytes.
     pub fn short_lines(&self, max_line: usize) -> Corpus {
         let mut bytes = Vec::new();
-        for line in self.lines().filter(|line| line.len() < max_line) {
+        let mut invalid = Vec::new();
+        let kept = self
+            .lines()
+            .enumerate()
+            .filter(|(_, line)| line.len() < max_line);
+        for (count, (index, line)) in kept.enumerate() {
+            if self.is_invalid(index) {
+                invalid.push(count);
+            }
             bytes.extend_from_slice(line);
             bytes.push(b'\n');
         }
-        Corpus::new(bytes)
+        Corpus::new(bytes).with_invalid(&invalid)
     }
 
     /// How line lengths are spread.

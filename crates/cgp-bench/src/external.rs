@@ -29,20 +29,20 @@ pub fn cgp_validate(
         .arg(transcript);
     let (seconds, output) = timed(&mut command, rounds)?;
     let stdout = String::from_utf8_lossy(&output.stdout);
-    let lines = corpus.line_count();
+    let (valid, failed) = (corpus.valid_count(), corpus.invalid_count());
     let passed = match format {
-        CliFormat::Human | CliFormat::Github => {
-            stdout.trim_end() == format!("{lines} passed, 0 failed")
-        }
+        CliFormat::Human | CliFormat::Github => stdout
+            .trim_end()
+            .ends_with(&format!("{valid} passed, {failed} failed")),
         // One object a line, then the summary.
         CliFormat::Json => {
-            stdout.lines().count() as u64 == lines + 1
+            stdout.lines().count() as u64 == corpus.line_count() + 1
                 && stdout.trim_end().ends_with(&format!(
-                    "{{\"summary\":{{\"passed\":{lines},\"failed\":0,\"warnings\":0}}}}"
+                    "{{\"summary\":{{\"passed\":{valid},\"failed\":{failed},\"warnings\":0}}}}"
                 ))
         }
     };
-    if !output.status.success() || !passed {
+    if output.status.success() != (failed == 0) || !passed {
         return Err(format!(
             "cgp validate --jobs {jobs} did not pass the transcript ({}): {}{}",
             output.status,
@@ -151,12 +151,13 @@ pub(crate) fn peers_on(
             },
         ),
     ] {
-        if result.lines != sample.line_count() || result.invalid > 0 {
+        if result.lines != sample.line_count() || result.invalid != sample.invalid_count() {
             return Err(format!(
-                "{measure:?}: {} of {} lines invalid ({} lines expected, all valid)",
+                "{measure:?}: {} of {} lines invalid ({} lines expected, {} invalid)",
                 result.invalid,
                 result.lines,
-                sample.line_count()
+                sample.line_count(),
+                sample.invalid_count()
             ));
         }
         let throughput = Throughput {
@@ -259,10 +260,11 @@ pub(crate) fn python_package_on(
     ) else {
         return Err(format!("cgp_types_throughput.py printed {value}"));
     };
-    if lines as u64 != prefix.line_count() || invalid > 0.0 {
+    if lines as u64 != prefix.line_count() || invalid as u64 != prefix.invalid_count() {
         return Err(format!(
-            "cgp_types.decode_line refused {invalid} of {lines} lines ({} expected, all valid)",
-            prefix.line_count()
+            "cgp_types.decode_line refused {invalid} of {lines} lines ({} expected, {} invalid)",
+            prefix.line_count(),
+            prefix.invalid_count()
         ));
     }
     let with = if value.get("fast_path").and_then(Value::as_bool) == Some(true) {

@@ -136,6 +136,14 @@ fn dense_corpus(bundle: &Bundle, validator: &Validator, bytes: u64) -> Result<Co
     Ok(Corpus::new(dense::write(&samples, bytes)))
 }
 
+/// The canonical transcript `canonical` spelled as the SDKs write it
+/// ([`sdk`]), one line in `invalid_every` spoiled.
+fn sdk_corpus(canonical: &[u8], seed: u64, invalid_every: Option<u64>) -> Result<Corpus, String> {
+    let spelled = sdk::write(canonical, seed, invalid_every)
+        .map_err(|error| format!("re-spelling the transcript: {error}"))?;
+    Ok(Corpus::new(spelled.bytes).with_invalid(&spelled.invalid))
+}
+
 /// The validator of the reference crate's version, when that is not the
 /// working version: the lines it rejects are left out of the reference
 /// decoder's figures.
@@ -194,6 +202,8 @@ pub fn run(config: &Config, mut decoders: Decoders) -> Result<Report, String> {
     let mut text = Vec::new();
     crate::transcript::write(&mut text, config.transcript_bytes, config.seed)
         .map_err(|error| format!("generating the transcript: {error}"))?;
+    let sdk = sdk_corpus(&text, config.seed, None)?;
+    let sdk_invalid = sdk_corpus(&text, config.seed, Some(100))?;
     let mixed = Corpus::new(text);
     let short = mixed.short_lines(SHORT_LINE);
     let bundle_path = config.repo.join(interop_bundle()?);
@@ -215,6 +225,8 @@ pub fn run(config: &Config, mut decoders: Decoders) -> Result<Report, String> {
         (Sample::Mixed, &mixed),
         (Sample::Short, &short),
         (Sample::Dense, &dense),
+        (Sample::Sdk, &sdk),
+        (Sample::SdkInvalid, &sdk_invalid),
     ] {
         let path = config.work.join(sample.file_name(config.seed));
         std::fs::write(&path, corpus.bytes()).map_err(|e| io_error(&path, &e))?;
@@ -236,7 +248,7 @@ pub fn run(config: &Config, mut decoders: Decoders) -> Result<Report, String> {
             rows.push(tag(measure, throughput, note));
         }
         if let Some(cgp) = &config.cgp {
-            for format in CliFormat::ALL {
+            for &format in CliFormat::ALL {
                 for jobs in [1, 2] {
                     let throughput = cgp_validate(cgp, jobs, format, &path, corpus, 2 * rounds)?;
                     let note = "the whole process: start-up, reading the file".into();
@@ -301,6 +313,8 @@ pub fn run(config: &Config, mut decoders: Decoders) -> Result<Report, String> {
         mix: mixed.mix(),
         short_mix: short.mix(),
         dense_mix: dense.mix(),
+        sdk_mix: sdk.mix(),
+        sdk_invalid: sdk_invalid.invalid_count(),
         rounds,
         rows,
         schema,

@@ -102,62 +102,75 @@ pub enum Measure {
     PythonJsonDumps,
 }
 
-/// The `--format` of a `cgp validate` figure.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum CliFormat {
-    /// `human`, the default.
-    Human,
-    /// `json`: one object per line, valid or not.
-    Json,
-    /// `github`: annotations.
-    Github,
+macro_rules! cli_formats {
+    ($($variant:ident => $flag:literal, $doc:literal;)*) => {
+        /// The `--format` of a `cgp validate` figure.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum CliFormat {
+            $(#[doc = $doc] $variant,)*
+        }
+
+        impl CliFormat {
+            /// Every format, in report order.
+            pub const ALL: &'static [CliFormat] = &[$(CliFormat::$variant,)*];
+
+            /// The flag's value.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(CliFormat::$variant => $flag,)*
+                }
+            }
+        }
+    };
 }
 
-impl CliFormat {
-    /// Every format, in report order.
-    pub const ALL: [CliFormat; 3] = [CliFormat::Human, CliFormat::Json, CliFormat::Github];
-
-    /// The flag's value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CliFormat::Human => "human",
-            CliFormat::Json => "json",
-            CliFormat::Github => "github",
-        }
-    }
+cli_formats! {
+    Human => "human", "`human`, the default.";
+    Json => "json", "`json`: one object per line, valid or not.";
+    Github => "github", "`github`: annotations.";
 }
 
-/// Which file a figure was measured on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Sample {
-    /// The whole transcript.
-    Mixed,
-    /// Its lines under [`SHORT_LINE`](crate::SHORT_LINE) bytes, as a file of their own.
-    Short,
-    /// Maximal messages, every member present ([`crate::dense`]).
-    Dense,
+macro_rules! samples {
+    ($($variant:ident => $file:literal, $title:literal, $doc:literal;)*) => {
+        /// Which file a figure was measured on.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Sample {
+            $(#[doc = $doc] $variant,)*
+        }
+
+        impl Sample {
+            /// Every file, in report order.
+            pub const ALL: &'static [Sample] = &[$(Sample::$variant,)*];
+
+            /// The file's name; `{seed}` stands for the transcript's seed.
+            pub(crate) fn file_name(self, seed: u64) -> String {
+                let name = match self {
+                    $(Sample::$variant => $file,)*
+                };
+                name.replace("{seed}", &seed.to_string())
+            }
+
+            /// How the report names it.
+            pub fn title(self) -> &'static str {
+                match self {
+                    $(Sample::$variant => $title,)*
+                }
+            }
+        }
+    };
 }
 
-impl Sample {
-    /// Every file, in report order.
-    pub const ALL: [Sample; 3] = [Sample::Mixed, Sample::Short, Sample::Dense];
-
-    pub(crate) fn file_name(self, seed: u64) -> String {
-        match self {
-            Sample::Mixed => format!("transcript-seed{seed}.ndjson"),
-            Sample::Short => format!("transcript-seed{seed}-short.ndjson"),
-            Sample::Dense => "transcript-dense.ndjson".into(),
-        }
-    }
-
-    /// How the report names it.
-    pub fn title(self) -> &'static str {
-        match self {
-            Sample::Mixed => "the mixed transcript",
-            Sample::Short => "the short lines",
-            Sample::Dense => "the dense transcript",
-        }
-    }
+samples! {
+    Mixed => "transcript-seed{seed}.ndjson", "the mixed transcript",
+        "The whole transcript.";
+    Short => "transcript-seed{seed}-short.ndjson", "the short lines",
+        "Its lines under [`SHORT_LINE`](crate::SHORT_LINE) bytes, as a file of their own.";
+    Dense => "transcript-dense.ndjson", "the dense transcript",
+        "Maximal messages, every member present ([`crate::dense`]).";
+    Sdk => "transcript-seed{seed}-sdk.ndjson", "the SDK-style transcript",
+        "The whole transcript spelled as the SDKs write it ([`crate::sdk`]).";
+    SdkInvalid => "transcript-seed{seed}-sdk-invalid.ndjson", "SDK-style, 1% invalid",
+        "The same with one line in a hundred invalid: what a rejection costs.";
 }
 
 impl Measure {
@@ -227,15 +240,21 @@ impl Measure {
 /// says what went wrong, if anything did.
 type Candidate<'a> = (Measure, Box<dyn FnMut(&Corpus) -> Result<(), String> + 'a>);
 
-/// Wraps a per-line function; every line must be accepted.
+/// Wraps a per-line function: every valid line must be accepted, and a
+/// decoder or validator must refuse every line invalid on purpose (a parse may
+/// take a line that is still JSON).
 fn per_line<'a>(measure: Measure, mut accept: impl FnMut(&[u8]) -> bool + 'a) -> Candidate<'a> {
+    let judges = !matches!(measure, Measure::ParseValue);
     (
         measure,
         Box::new(move |corpus: &Corpus| {
             for (index, line) in corpus.lines().enumerate() {
-                if !accept(line) {
+                let accepted = accept(line);
+                let invalid = corpus.is_invalid(index);
+                if accepted == invalid && (judges || !invalid) {
+                    let did = if accepted { "accepted" } else { "rejected" };
                     return Err(format!(
-                        "{measure:?} rejected line {} of the transcript",
+                        "{measure:?} {did} line {} of the transcript",
                         index + 1
                     ));
                 }
@@ -302,11 +321,10 @@ pub(crate) fn in_process(
             Measure::ParseValueFromStr,
             // Checked as UTF-8 once, outside the timed part, like a reader that
             // hands out `&str` lines.
-            Box::new(move |_: &Corpus| {
-                match texts
-                    .iter()
-                    .position(|text| serde_json::from_str::<Value>(text).is_err())
-                {
+            Box::new(move |corpus: &Corpus| {
+                match texts.iter().enumerate().position(|(index, text)| {
+                    serde_json::from_str::<Value>(text).is_err() && !corpus.is_invalid(index)
+                }) {
                     Some(index) => Err(format!("from_str rejected line {}", index + 1)),
                     None => Ok(()),
                 }
@@ -364,15 +382,17 @@ pub(crate) fn in_process(
 fn parse_on_two_threads(corpus: &Corpus) -> Result<(), String> {
     let lines: Vec<&[u8]> = corpus.lines().collect();
     let (first, second) = lines.split_at(lines.len() / 2);
-    let parse_all = |half: &[&[u8]]| {
+    let rejected = |half: &[&[u8]]| {
         half.iter()
-            .all(|line| serde_json::from_slice::<Value>(line).is_ok())
+            .filter(|line| serde_json::from_slice::<Value>(line).is_err())
+            .count() as u64
     };
     let (a, b) = std::thread::scope(|scope| {
-        let other = scope.spawn(|| parse_all(second));
-        (parse_all(first), other.join().unwrap_or(false))
+        let other = scope.spawn(|| rejected(second));
+        (rejected(first), other.join().unwrap_or(u64::MAX))
     });
-    if a && b {
+    // Only a line invalid on purpose may fail to parse.
+    if a.saturating_add(b) <= corpus.invalid_count() {
         Ok(())
     } else {
         Err("the two-thread parse rejected a line".into())
@@ -396,10 +416,11 @@ fn stream(validator: &Validator, corpus: &Corpus, threads: usize) -> Result<(), 
         },
     )
     .map_err(|error| format!("check_stream: {error:?}"))?;
-    if failed > 0 || seen != corpus.line_count() {
+    if failed != corpus.invalid_count() || seen != corpus.line_count() {
         return Err(format!(
-            "check_stream: {failed} of {seen} lines failed ({} expected, all valid)",
-            corpus.line_count()
+            "check_stream: {failed} of {seen} lines failed ({} expected, {} invalid)",
+            corpus.line_count(),
+            corpus.invalid_count()
         ));
     }
     Ok(())

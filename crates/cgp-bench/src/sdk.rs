@@ -17,8 +17,8 @@
 //! The schema allows `null` for no member, so no explicit `null` is written:
 //! such a line would be invalid, and the reference crate would accept it.
 //! [`write`] can also spoil one line in `invalid_every`, in one of a few ways
-//! both the validator and the reference crate reject; it returns which lines
-//! it spoiled. `tests/sdk.rs` proves every line is decided as it is labelled.
+//! both the validator and the reference crate reject (the line stays JSON, so
+//! that every peer's parse takes it); it returns which lines it spoiled. `tests/sdk.rs` proves every line is decided as it is labelled.
 
 use crate::transcript::Rng;
 use serde_json::{Map, Value};
@@ -98,10 +98,6 @@ pub fn write(canonical: &[u8], seed: u64, invalid_every: Option<u64>) -> io::Res
         }
         let mut text = String::with_capacity(line.len() + line.len() / 4);
         write_value(&mut text, &value, style, &mut rng);
-        if spoil && rng.below(4) == 0 {
-            // Cut short: not JSON at all.
-            text.truncate(text.len() - 1);
-        }
         if spoil {
             spelled.invalid.push(index);
         }

@@ -66,9 +66,10 @@ pub(crate) fn typescript_on(
     else {
         return Err(format!("typescript_throughput.mjs printed {value}"));
     };
-    if lines as u64 != corpus.line_count() || rejected > 0.0 || invalid > 0.0 {
+    let expected = corpus.invalid_count() as f64;
+    if lines as u64 != corpus.line_count() || rejected != expected || invalid != expected {
         return Err(format!(
-            "decodeEnvelope rejected {rejected} and Ajv {invalid} of {lines} lines ({} expected, all valid)",
+            "decodeEnvelope rejected {rejected} and Ajv {invalid} of {lines} lines ({} expected, {expected} invalid)",
             corpus.line_count()
         ));
     }

@@ -40,7 +40,7 @@ fn the_bench_runs_on_a_small_transcript_and_renders_its_table() {
     // Maximal messages, all of them short.
     assert!(report.dense_mix.bytes >= 1 << 20, "{:?}", report.dense_mix);
     assert_eq!(report.dense_mix.short_lines, report.dense_mix.lines);
-    for sample in Sample::ALL {
+    for &sample in Sample::ALL {
         for measure in [
             Measure::ParseValue,
             Measure::ParseValueFromStr,
