@@ -4,6 +4,7 @@
 //! `target/peers`): the wall time of each whole run, the two taking turns in
 //! every round, the best of the rounds, and their ratio from this one run.
 
+use crate::BenchError;
 use crate::measure::timed;
 use std::ffi::OsString;
 use std::path::Path;
@@ -28,7 +29,11 @@ impl CheckRun {
 }
 
 /// Installs (or finds) the peers and times both tools on each provider.
-pub fn check_vs_inspect(repo: &Path, cgp: &Path, rounds: usize) -> Result<Vec<CheckRun>, String> {
+pub fn check_vs_inspect(
+    repo: &Path,
+    cgp: &Path,
+    rounds: usize,
+) -> Result<Vec<CheckRun>, BenchError> {
     let inspect = spec_tests::peers::ensure_reference_inspect()?;
     let reference = spec_tests::peers::ensure_reference_provider()?;
     let python = spec_tests::peers::ensure_python_sdk()?;
@@ -56,10 +61,10 @@ pub fn check_vs_inspect(repo: &Path, cgp: &Path, rounds: usize) -> Result<Vec<Ch
             )?;
             // 0: passed, 1: findings; anything else is a failure to run.
             if !matches!(output.status.code(), Some(0 | 1)) {
-                return Err(format!(
+                return Err(BenchError::from(format!(
                     "cgp check on the {provider} did not run: {}",
                     String::from_utf8_lossy(&output.stderr)
-                ));
+                )));
             }
             cgp_seconds = cgp_seconds.min(seconds);
             let (seconds, output) = timed(
@@ -69,10 +74,10 @@ pub fn check_vs_inspect(repo: &Path, cgp: &Path, rounds: usize) -> Result<Vec<Ch
                 1,
             )?;
             if output.stdout.is_empty() {
-                return Err(format!(
+                return Err(BenchError::from(format!(
                     "contextgraph-inspect on the {provider} wrote no report: {}",
                     String::from_utf8_lossy(&output.stderr)
-                ));
+                )));
             }
             inspect_seconds = inspect_seconds.min(seconds);
         }

@@ -1,8 +1,9 @@
 //! The transcript a bench run measures, cut into lines, and what it holds.
 
+use crate::BenchError;
 /// The published bundle every validator here uses, relative to the repository:
 /// the working version's interop bundle.
-pub fn interop_bundle() -> Result<String, String> {
+pub fn interop_bundle() -> Result<String, BenchError> {
     let version: cgp_schema::ProtocolVersion = cgp_types::PROTOCOL_VERSION
         .parse()
         .map_err(|error| format!("{error}"))?;

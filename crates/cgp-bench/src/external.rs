@@ -2,6 +2,7 @@
 //! peer validators (Python `jsonschema`, Ajv) and the generated Python package
 //! on the same lines, beside pydantic's models of the interop bundle.
 
+use crate::BenchError;
 use crate::Config;
 use crate::corpus::Corpus;
 use crate::io_error;
@@ -20,7 +21,7 @@ pub fn cgp_validate(
     transcript: &Path,
     corpus: &Corpus,
     rounds: usize,
-) -> Result<Throughput, String> {
+) -> Result<Throughput, BenchError> {
     let mut command = Command::new(cgp);
     command
         .args(["validate", "--profile", "interop", "--jobs"])
@@ -43,12 +44,12 @@ pub fn cgp_validate(
         }
     };
     if output.status.success() != (failed == 0) || !passed {
-        return Err(format!(
+        return Err(BenchError::from(format!(
             "cgp validate --jobs {jobs} did not pass the transcript ({}): {}{}",
             output.status,
             cut(&stdout),
             cut(&String::from_utf8_lossy(&output.stderr))
-        ));
+        )));
     }
     Ok(Throughput {
         bytes: corpus.size(),
@@ -71,17 +72,17 @@ struct PeerResult {
     seconds_predecoded: Option<f64>,
 }
 
-fn run_peer(command: &mut Command) -> Result<PeerResult, String> {
+fn run_peer(command: &mut Command) -> Result<PeerResult, BenchError> {
     let output = command
         .stdin(Stdio::null())
         .output()
         .map_err(|error| format!("cannot run {command:?}: {error}"))?;
     if !output.status.success() {
-        return Err(format!(
+        return Err(BenchError::from(format!(
             "{command:?} failed ({}): {}",
             output.status,
             cut(&String::from_utf8_lossy(&output.stderr))
-        ));
+        )));
     }
     let value: Value = serde_json::from_slice(&output.stdout)
         .map_err(|error| format!("{command:?} printed no result: {error}"))?;
@@ -93,7 +94,7 @@ fn run_peer(command: &mut Command) -> Result<PeerResult, String> {
             seconds,
             seconds_predecoded: number("seconds_predecoded"),
         }),
-        _ => Err(format!("{command:?} printed {value}")),
+        _ => Err(BenchError::from(format!("{command:?} printed {value}"))),
     }
 }
 
@@ -105,7 +106,7 @@ pub(crate) fn peers_on(
     bundle: &Path,
     corpus: &Corpus,
     path: &Path,
-) -> Result<Vec<Figure>, String> {
+) -> Result<Vec<Figure>, BenchError> {
     let scripts = config.repo.join("spec-tests/peers");
     let rounds = config.rounds.max(1);
     let mut ajv = Command::new("node");
@@ -152,13 +153,13 @@ pub(crate) fn peers_on(
         ),
     ] {
         if result.lines != sample.line_count() || result.invalid != sample.invalid_count() {
-            return Err(format!(
+            return Err(BenchError::from(format!(
                 "{measure:?}: {} of {} lines invalid ({} lines expected, {} invalid)",
                 result.invalid,
                 result.lines,
                 sample.line_count(),
                 sample.invalid_count()
-            ));
+            )));
         }
         let throughput = Throughput {
             bytes: sample.size(),
@@ -182,7 +183,10 @@ pub(crate) fn peers_on(
 /// The pydantic v2 models datamodel-code-generator writes from the interop
 /// `bundle` with README's options, into `work`: (the Python that has pydantic,
 /// the models' module).
-pub(crate) fn pydantic_models(work: &Path, bundle: &Path) -> Result<(PathBuf, PathBuf), String> {
+pub(crate) fn pydantic_models(
+    work: &Path,
+    bundle: &Path,
+) -> Result<(PathBuf, PathBuf), BenchError> {
     let python = spec_tests::peers::ensure_datamodel_codegen()?;
     let models = work.join("cgp_models.py");
     let output = Command::new(&python)
@@ -195,11 +199,11 @@ pub(crate) fn pydantic_models(work: &Path, bundle: &Path) -> Result<(PathBuf, Pa
         .output()
         .map_err(|error| format!("cannot run {}: {error}", python.display()))?;
     if !output.status.success() {
-        return Err(format!(
+        return Err(BenchError::from(format!(
             "datamodel-code-generator failed ({}): {}",
             output.status,
             cut(&String::from_utf8_lossy(&output.stderr))
-        ));
+        )));
     }
     Ok((python, models))
 }
@@ -214,7 +218,7 @@ pub(crate) fn python_package_on(
     pydantic: Option<&(PathBuf, PathBuf)>,
     corpus: &Corpus,
     path: &Path,
-) -> Result<Vec<Figure>, String> {
+) -> Result<Vec<Figure>, BenchError> {
     let rounds = config.rounds.max(1);
     let prefix = corpus.prefix(config.python_bytes);
     let prefix_path = path.with_extension("python-package.ndjson");
@@ -241,11 +245,11 @@ pub(crate) fn python_package_on(
         .output()
         .map_err(|error| format!("cannot run python3: {error}"))?;
     if !output.status.success() {
-        return Err(format!(
+        return Err(BenchError::from(format!(
             "cgp_types_throughput.py failed ({}): {}",
             output.status,
             cut(&String::from_utf8_lossy(&output.stderr))
-        ));
+        )));
     }
     let value: Value = serde_json::from_slice(&output.stdout)
         .map_err(|error| format!("cgp_types_throughput.py printed no result: {error}"))?;
@@ -258,14 +262,16 @@ pub(crate) fn python_package_on(
         number("seconds_encode_line"),
         number("seconds_json_dumps"),
     ) else {
-        return Err(format!("cgp_types_throughput.py printed {value}"));
+        return Err(BenchError::from(format!(
+            "cgp_types_throughput.py printed {value}"
+        )));
     };
     if lines as u64 != prefix.line_count() || invalid as u64 != prefix.invalid_count() {
-        return Err(format!(
+        return Err(BenchError::from(format!(
             "cgp_types.decode_line refused {invalid} of {lines} lines ({} expected, {} invalid)",
             prefix.line_count(),
             prefix.invalid_count()
-        ));
+        )));
     }
     let with = if value.get("fast_path").and_then(Value::as_bool) == Some(true) {
         "with msgspec"

@@ -2,6 +2,7 @@
 //! of the same lines into the same structs, in one Go process
 //! (`generated/go/cmd/cgp-throughput`, built as the tests build the harness).
 
+use crate::BenchError;
 use crate::corpus::Corpus;
 use crate::external::cut;
 use crate::measure::{Figure, Measure, Throughput};
@@ -12,7 +13,11 @@ use std::process::{Command, Stdio};
 /// Both figures on the lines of `corpus`, written at `path`: the best of
 /// `rounds` passes each, the two taking turns in every round. Every line must
 /// decode with `Decode`.
-pub(crate) fn go_on(corpus: &Corpus, path: &Path, rounds: usize) -> Result<Vec<Figure>, String> {
+pub(crate) fn go_on(
+    corpus: &Corpus,
+    path: &Path,
+    rounds: usize,
+) -> Result<Vec<Figure>, BenchError> {
     let program = spec_tests::go::throughput()?;
     let output = Command::new(program)
         .arg(path)
@@ -21,11 +26,11 @@ pub(crate) fn go_on(corpus: &Corpus, path: &Path, rounds: usize) -> Result<Vec<F
         .output()
         .map_err(|error| format!("cannot run {}: {error}", program.display()))?;
     if !output.status.success() {
-        return Err(format!(
+        return Err(BenchError::from(format!(
             "cgp-throughput failed ({}): {}",
             output.status,
             cut(&String::from_utf8_lossy(&output.stderr))
-        ));
+        )));
     }
     let value: Value = serde_json::from_slice(&output.stdout)
         .map_err(|error| format!("cgp-throughput printed no result: {error}"))?;
@@ -37,14 +42,14 @@ pub(crate) fn go_on(corpus: &Corpus, path: &Path, rounds: usize) -> Result<Vec<F
         number("seconds_encoding_json"),
         number("rejected_encoding_json"),
     ) else {
-        return Err(format!("cgp-throughput printed {value}"));
+        return Err(BenchError::from(format!("cgp-throughput printed {value}")));
     };
     if lines as u64 != corpus.line_count() || rejected as u64 != corpus.invalid_count() {
-        return Err(format!(
+        return Err(BenchError::from(format!(
             "Decode rejected {rejected} of {lines} lines ({} expected, {} invalid)",
             corpus.line_count(),
             corpus.invalid_count()
-        ));
+        )));
     }
     let throughput = |seconds| Throughput {
         bytes: corpus.size(),

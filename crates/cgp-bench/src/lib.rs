@@ -54,9 +54,40 @@ use machine::load_average;
 use measure::in_process;
 use std::path::{Path, PathBuf};
 
+/// What stopped a measurement, in one sentence that names the file, command
+/// or line concerned and what was expected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BenchError(String);
+
+impl std::fmt::Display for BenchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BenchError {}
+
+impl From<String> for BenchError {
+    fn from(message: String) -> Self {
+        BenchError(message)
+    }
+}
+
+impl From<&str> for BenchError {
+    fn from(message: &str) -> Self {
+        BenchError(message.to_owned())
+    }
+}
+
+impl From<BenchError> for String {
+    fn from(error: BenchError) -> Self {
+        error.0
+    }
+}
+
 /// `path: error`, the one spelling of an I/O failure in a report.
-pub(crate) fn io_error(path: &Path, error: &std::io::Error) -> String {
-    format!("{}: {error}", path.display())
+pub(crate) fn io_error(path: &Path, error: &std::io::Error) -> BenchError {
+    BenchError(format!("{}: {error}", path.display()))
 }
 
 /// What to measure and with what.
@@ -110,27 +141,29 @@ pub fn decoder<T, E>(decode: impl Fn(&str) -> Result<T, E> + 'static) -> LineDec
 
 /// The validator of the published interop bundle as `cgp validate` has it: the
 /// single-pass check codegen wrote from the same bundle as its fast path.
-fn published_validator(bundle: &Bundle) -> Result<Validator, String> {
+fn published_validator(bundle: &Bundle) -> Result<Validator, BenchError> {
     let validator = Validator::new(bundle).map_err(|problems| problems.to_string())?;
     let version = validator.protocol_version().unwrap_or_default().to_owned();
     match cgp_validator::for_bundle(&version, bundle.profile.as_str()) {
         Some(precheck) => Ok(validator.with_precheck(precheck)),
-        None => Err(format!("no single-pass check was generated for {version}")),
+        None => Err(BenchError::from(format!(
+            "no single-pass check was generated for {version}"
+        ))),
     }
 }
 
 /// The dense transcript of `bundle`'s maximal messages, at least `bytes` long;
 /// every sample must be valid.
-fn dense_corpus(bundle: &Bundle, validator: &Validator, bytes: u64) -> Result<Corpus, String> {
+fn dense_corpus(bundle: &Bundle, validator: &Validator, bytes: u64) -> Result<Corpus, BenchError> {
     let protocol = Protocol::read(&bundle.document, Reading::Validator, &|_| None);
     let samples = dense::samples(&protocol);
     for sample in &samples {
         let checked = check_verdict(validator, sample.as_bytes());
         if !checked.is_valid() {
-            return Err(format!(
+            return Err(BenchError::from(format!(
                 "a dense sample is invalid: {sample}: {:?}",
                 checked.findings
-            ));
+            )));
         }
     }
     Ok(Corpus::new(dense::write(&samples, bytes)))
@@ -138,7 +171,11 @@ fn dense_corpus(bundle: &Bundle, validator: &Validator, bytes: u64) -> Result<Co
 
 /// The canonical transcript `canonical` spelled as the SDKs write it
 /// ([`sdk`]), one line in `invalid_every` spoiled.
-fn sdk_corpus(canonical: &[u8], seed: u64, invalid_every: Option<u64>) -> Result<Corpus, String> {
+fn sdk_corpus(
+    canonical: &[u8],
+    seed: u64,
+    invalid_every: Option<u64>,
+) -> Result<Corpus, BenchError> {
     let spelled = sdk::write(canonical, seed, invalid_every)
         .map_err(|error| format!("re-spelling the transcript: {error}"))?;
     Ok(Corpus::new(spelled.bytes).with_invalid(&spelled.invalid))
@@ -151,7 +188,7 @@ fn reference_validator(
     config: &Config,
     working: &Bundle,
     reference_version: &str,
-) -> Result<Option<Validator>, String> {
+) -> Result<Option<Validator>, BenchError> {
     let version: cgp_schema::ProtocolVersion = reference_version
         .parse()
         .map_err(|error| format!("the reference crate's version: {error}"))?;
@@ -171,7 +208,7 @@ fn reference_validator(
     let bundle = Bundle::from_published(&text).map_err(|error| error.to_string())?;
     Validator::new(&bundle)
         .map(Some)
-        .map_err(|problems| problems.to_string())
+        .map_err(|problems| BenchError::from(problems.to_string()))
 }
 
 /// The lines of `corpus` that `validator` accepts.
@@ -196,7 +233,7 @@ pub(crate) struct Reference<'a> {
 }
 
 /// Generates the transcript and measures everything `config` asks for.
-pub fn run(config: &Config, mut decoders: Decoders) -> Result<Report, String> {
+pub fn run(config: &Config, mut decoders: Decoders) -> Result<Report, BenchError> {
     let mut machine = Machine::detect();
     std::fs::create_dir_all(&config.work).map_err(|e| io_error(&config.work, &e))?;
     let mut text = Vec::new();

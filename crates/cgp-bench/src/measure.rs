@@ -1,6 +1,7 @@
 //! The in-process candidates and how they are timed: each candidate takes a
 //! turn in every round, and the best round counts.
 
+use crate::BenchError;
 use crate::corpus::Corpus;
 use crate::{Decoders, decoder};
 use cgp_check::Validator;
@@ -238,7 +239,10 @@ impl Measure {
 
 /// One candidate of an in-process comparison: processes the whole corpus and
 /// says what went wrong, if anything did.
-type Candidate<'a> = (Measure, Box<dyn FnMut(&Corpus) -> Result<(), String> + 'a>);
+type Candidate<'a> = (
+    Measure,
+    Box<dyn FnMut(&Corpus) -> Result<(), BenchError> + 'a>,
+);
 
 /// Wraps a per-line function: every valid line must be accepted, and a
 /// decoder or validator must refuse every line invalid on purpose (a parse may
@@ -253,10 +257,10 @@ fn per_line<'a>(measure: Measure, mut accept: impl FnMut(&[u8]) -> bool + 'a) ->
                 let invalid = corpus.is_invalid(index);
                 if accepted == invalid && (judges || !invalid) {
                     let did = if accepted { "accepted" } else { "rejected" };
-                    return Err(format!(
+                    return Err(BenchError::from(format!(
                         "{measure:?} {did} line {} of the transcript",
                         index + 1
-                    ));
+                    )));
                 }
             }
             Ok(())
@@ -271,7 +275,7 @@ fn compare(
     corpus: &Corpus,
     rounds: usize,
     candidates: Vec<Candidate<'_>>,
-) -> Result<Vec<Figure>, String> {
+) -> Result<Vec<Figure>, BenchError> {
     let mut candidates = candidates;
     let count = candidates.len();
     let mut best = vec![f64::INFINITY; count];
@@ -306,7 +310,7 @@ pub(crate) fn in_process(
     validator: &Validator,
     rounds: usize,
     decoders: &mut Decoders,
-) -> Result<Vec<Figure>, String> {
+) -> Result<Vec<Figure>, BenchError> {
     let known = reference.corpus;
     let confined = known.line_count() < corpus.line_count();
     let texts: Vec<&str> = corpus
@@ -325,7 +329,10 @@ pub(crate) fn in_process(
                 match texts.iter().enumerate().position(|(index, text)| {
                     serde_json::from_str::<Value>(text).is_err() && !corpus.is_invalid(index)
                 }) {
-                    Some(index) => Err(format!("from_str rejected line {}", index + 1)),
+                    Some(index) => Err(BenchError::from(format!(
+                        "from_str rejected line {}",
+                        index + 1
+                    ))),
                     None => Ok(()),
                 }
             }),
@@ -379,7 +386,7 @@ pub(crate) fn in_process(
     Ok(figures)
 }
 
-fn parse_on_two_threads(corpus: &Corpus) -> Result<(), String> {
+fn parse_on_two_threads(corpus: &Corpus) -> Result<(), BenchError> {
     let lines: Vec<&[u8]> = corpus.lines().collect();
     let (first, second) = lines.split_at(lines.len() / 2);
     let rejected = |half: &[&[u8]]| {
@@ -399,7 +406,7 @@ fn parse_on_two_threads(corpus: &Corpus) -> Result<(), String> {
     }
 }
 
-fn stream(validator: &Validator, corpus: &Corpus, threads: usize) -> Result<(), String> {
+fn stream(validator: &Validator, corpus: &Corpus, threads: usize) -> Result<(), BenchError> {
     let mut failed = 0u64;
     let mut seen = 0u64;
     check_stream(
@@ -417,11 +424,11 @@ fn stream(validator: &Validator, corpus: &Corpus, threads: usize) -> Result<(), 
     )
     .map_err(|error| format!("check_stream: {error:?}"))?;
     if failed != corpus.invalid_count() || seen != corpus.line_count() {
-        return Err(format!(
+        return Err(BenchError::from(format!(
             "check_stream: {failed} of {seen} lines failed ({} expected, {} invalid)",
             corpus.line_count(),
             corpus.invalid_count()
-        ));
+        )));
     }
     Ok(())
 }
@@ -430,7 +437,7 @@ fn stream(validator: &Validator, corpus: &Corpus, threads: usize) -> Result<(), 
 pub(crate) fn timed(
     command: &mut Command,
     rounds: usize,
-) -> Result<(f64, std::process::Output), String> {
+) -> Result<(f64, std::process::Output), BenchError> {
     let mut best = f64::INFINITY;
     let mut last = None;
     for _ in 0..rounds.max(1) {

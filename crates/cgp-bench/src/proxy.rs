@@ -2,6 +2,7 @@
 //! directly, and through `cgp proxy -- cat` (the line passes the proxy twice,
 //! host to provider and back), one line in flight at a time.
 
+use crate::BenchError;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -60,7 +61,7 @@ pub fn line_of(bytes: usize) -> Vec<u8> {
     line
 }
 
-fn round_trips(command: &mut Command, line: &[u8], count: usize) -> Result<RoundTrips, String> {
+fn round_trips(command: &mut Command, line: &[u8], count: usize) -> Result<RoundTrips, BenchError> {
     let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -96,7 +97,11 @@ fn round_trips(command: &mut Command, line: &[u8], count: usize) -> Result<Round
 
 /// Measures `count` round trips of a `line_bytes` line through `cat` and
 /// through `cgp proxy -- cat` (`cgp` the binary under test).
-pub fn proxy_latency(cgp: &Path, line_bytes: usize, count: usize) -> Result<ProxyLatency, String> {
+pub fn proxy_latency(
+    cgp: &Path,
+    line_bytes: usize,
+    count: usize,
+) -> Result<ProxyLatency, BenchError> {
     let line = line_of(line_bytes);
     let direct = round_trips(&mut Command::new("cat"), &line, count)?;
     let proxied = round_trips(

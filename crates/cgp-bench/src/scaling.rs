@@ -1,6 +1,7 @@
 //! How codegen and check grow with the schema: synthetic trees that hold every
 //! schema file `factor` times over, renamed so that they stay distinct.
 
+use crate::BenchError;
 use crate::external::cut;
 use crate::io_error;
 use crate::measure::timed;
@@ -19,7 +20,7 @@ pub fn schema_scaling(
     xtask: &Path,
     factors: &[usize],
     rounds: usize,
-) -> Result<Vec<SchemaRun>, String> {
+) -> Result<Vec<SchemaRun>, BenchError> {
     let mut runs = Vec::new();
     for &factor in factors {
         let tree = work.join(format!("schema-x{factor}"));
@@ -29,10 +30,10 @@ pub fn schema_scaling(
         codegen.arg("--root").arg(&tree).arg("codegen");
         let (codegen_seconds, output) = timed(&mut codegen, rounds)?;
         if !output.status.success() {
-            return Err(format!(
+            return Err(BenchError::from(format!(
                 "xtask codegen on the {factor}x schema failed: {}",
                 cut(&String::from_utf8_lossy(&output.stderr))
-            ));
+            )));
         }
         let mut check = Command::new(xtask);
         check.arg("--root").arg(&tree).arg("check");
@@ -67,7 +68,7 @@ fn failed_gates(stderr: &str) -> Vec<String> {
 /// and is listed by the envelope, so every copy is reached and the loader's
 /// lints hold. Factor 1 is a copy of every source of the real tree (not
 /// `target/`), `generated/` and its release manifest among them. Returns the schema files and their size in bytes.
-pub fn scaled_tree(repo: &Path, dest: &Path, factor: usize) -> Result<(usize, u64), String> {
+pub fn scaled_tree(repo: &Path, dest: &Path, factor: usize) -> Result<(usize, u64), BenchError> {
     if factor <= 1 {
         // Every source: the links gate follows the hand-written docs' links
         // anywhere in the repository.
@@ -215,7 +216,7 @@ fn rename(value: &mut Value, copy: usize) {
 
 /// Copies a directory's sources: build output (`target/`), `.git` and
 /// `node_modules` are left behind.
-fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
+fn copy_dir(from: &Path, to: &Path) -> Result<(), BenchError> {
     std::fs::create_dir_all(to).map_err(|e| io_error(to, &e))?;
     for entry in std::fs::read_dir(from).map_err(|e| io_error(from, &e))? {
         let entry = entry.map_err(|e| io_error(from, &e))?;
@@ -241,7 +242,7 @@ fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
 
 /// Loads and bundles a scaled tree: what `scaled_tree` wrote must pass the
 /// loader's lints. Returns the number of envelope variants.
-pub fn load_scaled(tree: &Path) -> Result<usize, String> {
+pub fn load_scaled(tree: &Path) -> Result<usize, BenchError> {
     let set = SchemaSet::load(&tree.join("schema"), "schema").map_err(|p| p.to_string())?;
     let bundle = set
         .bundle(cgp_schema::Profile::Interop)

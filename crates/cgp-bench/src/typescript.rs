@@ -4,6 +4,7 @@
 //! `JSON.parse` alone and `JSON.parse` followed by Ajv's compiled validator of
 //! the interop bundle, `encodeEnvelope` against `JSON.stringify`.
 
+use crate::BenchError;
 use crate::corpus::Corpus;
 use crate::external::cut;
 use crate::measure::{Figure, Measure, Throughput};
@@ -22,7 +23,7 @@ pub(crate) fn typescript_on(
     corpus: &Corpus,
     path: &Path,
     rounds: usize,
-) -> Result<Vec<Figure>, String> {
+) -> Result<Vec<Figure>, BenchError> {
     let entry = spec_tests::typescript::built_package()?;
     let output = Command::new("node")
         .arg(scripts.join("typescript_throughput.mjs"))
@@ -35,11 +36,11 @@ pub(crate) fn typescript_on(
         .output()
         .map_err(|error| format!("cannot run node: {error}"))?;
     if !output.status.success() {
-        return Err(format!(
+        return Err(BenchError::from(format!(
             "typescript_throughput.mjs failed ({}): {}",
             output.status,
             cut(&String::from_utf8_lossy(&output.stderr))
-        ));
+        )));
     }
     let value: Value = serde_json::from_slice(&output.stdout)
         .map_err(|error| format!("typescript_throughput.mjs printed no result: {error}"))?;
@@ -64,14 +65,16 @@ pub(crate) fn typescript_on(
         number("seconds_json_stringify"),
     )
     else {
-        return Err(format!("typescript_throughput.mjs printed {value}"));
+        return Err(BenchError::from(format!(
+            "typescript_throughput.mjs printed {value}"
+        )));
     };
     let expected = corpus.invalid_count() as f64;
     if lines as u64 != corpus.line_count() || rejected != expected || invalid != expected {
-        return Err(format!(
+        return Err(BenchError::from(format!(
             "decodeEnvelope rejected {rejected} and Ajv {invalid} of {lines} lines ({} expected, {expected} invalid)",
             corpus.line_count()
-        ));
+        )));
     }
     let throughput = |seconds| Throughput {
         bytes: corpus.size(),

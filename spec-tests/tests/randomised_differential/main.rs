@@ -22,6 +22,7 @@ mod verdicts;
 mod compare;
 mod go;
 mod python;
+mod sdk;
 mod strategy;
 mod typescript;
 
