@@ -398,6 +398,34 @@ impl Report {
             self.rounds,
             self.rounds
         );
+        self.render_throughput(&mut out);
+        self.render_schema(&mut out);
+        self.render_targets(&mut out);
+        if !self.checks.is_empty() {
+            let _ = writeln!(
+                out,
+                "\n## `cgp check` beside `contextgraph-inspect`\n\nThe providers of SPEC.md's side-by-side table, over stdio; the wall time of each whole run (start to the provider's exit), the best of {} rounds, the two tools taking turns. Target: a ratio of at most 1.00 on every provider.\n\n| Provider | `cgp check` | `contextgraph-inspect` | ratio | target met |\n|---|---|---|---|---|",
+                self.rounds
+            );
+            for run in &self.checks {
+                let _ = writeln!(
+                    out,
+                    "| {} | {:.3} s | {:.3} s | {:.2} | {} |",
+                    run.provider,
+                    run.cgp_seconds,
+                    run.inspect_seconds,
+                    run.ratio(),
+                    if run.ratio() <= 1.0 { "yes" } else { "no" }
+                );
+            }
+        }
+        for skipped in &self.skipped {
+            let _ = writeln!(out, "\nSkipped: {skipped}.");
+        }
+        out
+    }
+    /// One table of throughput figures per sample.
+    fn render_throughput(&self, out: &mut String) {
         for &sample in Sample::ALL {
             let _ = writeln!(out, "## Throughput: {}\n", sample.title());
             let _ = writeln!(
@@ -419,6 +447,10 @@ impl Report {
             }
             out.push('\n');
         }
+    }
+
+    /// codegen and check by schema size, when measured.
+    fn render_schema(&self, out: &mut String) {
         if !self.schema.is_empty() {
             let _ = writeln!(out, "## codegen and check\n");
             let _ = writeln!(
@@ -454,6 +486,10 @@ impl Report {
             }
             out.push('\n');
         }
+    }
+
+    /// The targets, one column per sample.
+    fn render_targets(&self, out: &mut String) {
         let _ = writeln!(out, "## Targets\n");
         let titles: Vec<&str> = Sample::ALL.iter().map(|sample| sample.title()).collect();
         let _ = writeln!(
@@ -476,28 +512,6 @@ impl Report {
             let cells = format!("{}{}", cells.join(" | "), " | ".repeat(empty));
             let _ = writeln!(out, "| {} | {cells} |", target.goal);
         }
-        if !self.checks.is_empty() {
-            let _ = writeln!(
-                out,
-                "\n## `cgp check` beside `contextgraph-inspect`\n\nThe providers of SPEC.md's side-by-side table, over stdio; the wall time of each whole run (start to the provider's exit), the best of {} rounds, the two tools taking turns. Target: a ratio of at most 1.00 on every provider.\n\n| Provider | `cgp check` | `contextgraph-inspect` | ratio | target met |\n|---|---|---|---|---|",
-                self.rounds
-            );
-            for run in &self.checks {
-                let _ = writeln!(
-                    out,
-                    "| {} | {:.3} s | {:.3} s | {:.2} | {} |",
-                    run.provider,
-                    run.cgp_seconds,
-                    run.inspect_seconds,
-                    run.ratio(),
-                    if run.ratio() <= 1.0 { "yes" } else { "no" }
-                );
-            }
-        }
-        for skipped in &self.skipped {
-            let _ = writeln!(out, "\nSkipped: {skipped}.");
-        }
-        out
     }
 }
 
