@@ -46,7 +46,7 @@
 
 mod support;
 
-use cgp_schema::model::camel_case;
+use cgp_schema::model::pascal_case;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -106,7 +106,7 @@ fn add_frame_kind(copy: &Copy) -> String {
     let types = copy.read(VOCABULARY_TYPES);
     let start = types.find("pub enum FrameKind {").expect("FrameKind");
     let end = start + types[start..].find("\n    }\n").expect("the enum's end");
-    let variant = camel_case(&kind);
+    let variant = pascal_case(&kind);
     let types = format!(
         "{}\n        /// `\"{kind}\"`: a rehearsed kind.\n        {variant} = \"{kind}\",{}",
         &types[..end],
@@ -171,11 +171,11 @@ fn serde_snake_case(name: &str) -> String {
 }
 
 /// Whether a snake_case wire name comes back unchanged from each spelling the
-/// generators and serde give it: the Rust and Go type name (`camel_case`,
+/// generators and serde give it: the Rust and Go type name (`pascal_case`,
 /// read back by serde's `snake_case`), the TypeScript member (`lowerCamel`),
 /// the kebab-case file name and the upper-case Python constant.
 fn survives_every_naming_scheme(name: &str) -> bool {
-    let camel = camel_case(name);
+    let camel = pascal_case(name);
     let lower_camel = format!("{}{}", camel[..1].to_lowercase(), &camel[1..]);
     let digit_after_underscore = name
         .split('_')
@@ -288,7 +288,7 @@ impl AddedVariant {
             .collect();
         let tag = free_name("ping", |tag| variants.iter().any(|known| known == tag));
         let kebab = tag.replace('_', "-");
-        let name = camel_case(&tag);
+        let name = pascal_case(&tag);
         let since = minor.number();
         let file = format!("schema/variants/{kebab}.schema.json");
         let schema = json!({
@@ -462,7 +462,7 @@ impl AddedClosedValue {
             value: value.clone(),
             edits: Vec::new(),
         };
-        let name = camel_case(&value);
+        let name = pascal_case(&value);
         let enum_start = format!("pub enum {CLOSED_NAME} {{");
         let all_start = format!("pub const ALL: [{CLOSED_NAME}; ");
         let mut types = copy.read(CLOSED_TYPE);
@@ -574,10 +574,10 @@ impl AddedType {
             .flat_map(|folder| copy.schemas_in(folder))
             .map(|schema| schema["title"].as_str().expect("a title").to_owned())
             .collect();
-        let snake = free_name("query_hint", |name| titles.contains(&camel_case(name)));
+        let snake = free_name("query_hint", |name| titles.contains(&pascal_case(name)));
         let query = copy.read_json(QUERY_SCHEMA);
         let member = free_name(&snake, |name| query["properties"].get(name).is_some());
-        let name = camel_case(&snake);
+        let name = pascal_case(&snake);
         let kebab = snake.replace('_', "-");
         let since = minor.number();
         let file = format!("schema/types/{kebab}.schema.json");

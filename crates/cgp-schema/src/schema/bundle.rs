@@ -184,46 +184,8 @@ fn build(set: &SchemaSet, profile: Profile) -> Result<Bundle, Diagnostics> {
     let envelope = set.envelope().ok_or_else(|| {
         Diagnostics::one(Diagnostic::file(set.shown(ENVELOPE_FILE), "is missing"))
     })?;
-    let mut names: BTreeMap<Target, String> = BTreeMap::new();
-    let mut definitions: BTreeMap<String, (Target, Value)> = BTreeMap::new();
+    let (names, definitions) = definitions(set)?;
     let mut problems = Vec::new();
-    for file in set.files.values() {
-        if file.path == ENVELOPE_FILE || set.is_variant(&file.path) {
-            continue;
-        }
-        let whole = Target {
-            path: file.path.clone(),
-            pointer: String::new(),
-        };
-        names.insert(whole.clone(), file.title.clone());
-        let mut body = file.document.value.clone();
-        if let Some(map) = body.as_object_mut() {
-            map.shift_remove("$schema");
-            map.shift_remove("$id");
-            if let Some(Value::Object(local)) = map.shift_remove("$defs") {
-                for (name, schema) in local {
-                    let target = Target {
-                        path: file.path.clone(),
-                        pointer: format!("/$defs/{}", json_text::escape_token(&name)),
-                    };
-                    names.insert(target.clone(), name.clone());
-                    insert_definition(set, &mut definitions, &mut problems, name, target, schema);
-                }
-            }
-        }
-        insert_definition(
-            set,
-            &mut definitions,
-            &mut problems,
-            file.title.clone(),
-            whole,
-            body,
-        );
-    }
-    if !problems.is_empty() {
-        return Err(Diagnostics(problems));
-    }
-
     let mut origins = Origins::default();
     let mut root = Map::new();
     root.insert("$schema".into(), json!(DRAFT_2020_12));
@@ -285,6 +247,53 @@ fn build(set: &SchemaSet, profile: Profile) -> Result<Bundle, Diagnostics> {
     } else {
         Err(Diagnostics(problems))
     }
+}
+
+/// Every schema the bundle's `$defs` hold (each non-variant file, and each
+/// local `$defs` entry lifted out of it), and the name each source target takes.
+type Definitions = (BTreeMap<Target, String>, BTreeMap<String, (Target, Value)>);
+
+fn definitions(set: &SchemaSet) -> Result<Definitions, Diagnostics> {
+    let mut names: BTreeMap<Target, String> = BTreeMap::new();
+    let mut definitions: BTreeMap<String, (Target, Value)> = BTreeMap::new();
+    let mut problems = Vec::new();
+    for file in set.files.values() {
+        if file.path == ENVELOPE_FILE || set.is_variant(&file.path) {
+            continue;
+        }
+        let whole = Target {
+            path: file.path.clone(),
+            pointer: String::new(),
+        };
+        names.insert(whole.clone(), file.title.clone());
+        let mut body = file.document.value.clone();
+        if let Some(map) = body.as_object_mut() {
+            map.shift_remove("$schema");
+            map.shift_remove("$id");
+            if let Some(Value::Object(local)) = map.shift_remove("$defs") {
+                for (name, schema) in local {
+                    let target = Target {
+                        path: file.path.clone(),
+                        pointer: format!("/$defs/{}", json_text::escape_token(&name)),
+                    };
+                    names.insert(target.clone(), name.clone());
+                    insert_definition(set, &mut definitions, &mut problems, name, target, schema);
+                }
+            }
+        }
+        insert_definition(
+            set,
+            &mut definitions,
+            &mut problems,
+            file.title.clone(),
+            whole,
+            body,
+        );
+    }
+    if !problems.is_empty() {
+        return Err(Diagnostics(problems));
+    }
+    Ok((names, definitions))
 }
 
 fn insert_definition(
