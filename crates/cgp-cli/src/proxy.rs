@@ -1,6 +1,7 @@
 //! `cgp proxy`: the front end of `cgp-proxy`, over stdio or HTTP.
 
 use crate::exit::Exit;
+use crate::usage::{Usage, variable};
 use cgp_check::Validator;
 use cgp_conformance::http::{Bearer, Endpoint, Header, HttpProvider, Roots, shown_url};
 use cgp_proxy::stdio::Record;
@@ -45,7 +46,7 @@ pub struct Args {
     pub command: Vec<OsString>,
 }
 
-fn trouble(message: &str) -> ExitCode {
+fn trouble(message: impl std::fmt::Display) -> ExitCode {
     eprintln!("cgp proxy: {message}");
     ExitCode::from(Exit::Trouble)
 }
@@ -131,42 +132,37 @@ pub fn run(args: Args, validator: Validator) -> ExitCode {
 /// The upstream provider, with the credentials, headers and roots of `cgp
 /// check --http` (the same library types: the secret is masked in every form
 /// it may be echoed in).
-fn http_provider(upstream: &Upstream) -> Result<HttpProvider, String> {
+fn http_provider(upstream: &Upstream) -> Result<HttpProvider, Usage> {
     let endpoint = Endpoint::parse(&upstream.url)
-        .map_err(|error| format!("--to {}: {error}", shown_url(&upstream.url)))?;
+        .map_err(|error| Usage(format!("--to {}: {error}", shown_url(&upstream.url))))?;
     let bearer = match &upstream.bearer_env {
         None => None,
         Some(name) => Some(
             Bearer::new(variable("--bearer-env", name)?)
-                .map_err(|error| format!("--bearer-env {name}: {error}"))?,
+                .map_err(|error| Usage(format!("--bearer-env {name}: {error}")))?,
         ),
     };
     let mut sent = Vec::new();
     for text in &upstream.headers {
-        sent.push(Header::plain(text).map_err(|error| format!("--header: {error}"))?);
+        sent.push(Header::plain(text).map_err(|error| Usage(format!("--header: {error}")))?);
     }
     for text in &upstream.header_env {
         let Some((name, var)) = text.split_once('=').filter(|(_, var)| !var.is_empty()) else {
-            return Err(format!("--header-env {text}: not Name=VAR"));
+            return Err(Usage(format!("--header-env {text}: not Name=VAR")));
         };
         let value = variable("--header-env", var)?;
         sent.push(
             Header::secret(name.trim(), &value)
-                .map_err(|error| format!("--header-env {name}: {error}"))?,
+                .map_err(|error| Usage(format!("--header-env {name}: {error}")))?,
         );
     }
     let roots = match &upstream.ca_cert {
         None => Roots::default(),
-        Some(path) => Roots::from_pem_file(path).map_err(|error| format!("--ca-cert: {error}"))?,
+        Some(path) => {
+            Roots::from_pem_file(path).map_err(|error| Usage(format!("--ca-cert: {error}")))?
+        }
     };
     Ok(HttpProvider::new(endpoint, bearer, upstream.timeout)
         .with_headers(sent)
         .with_roots(&roots))
-}
-
-/// The value of the environment variable `name`; the error names the
-/// variable, never a value.
-fn variable(flag: &str, name: &str) -> Result<String, String> {
-    std::env::var(name)
-        .map_err(|_| format!("{flag} {name}: the variable is not set (or not Unicode)"))
 }

@@ -7,6 +7,7 @@ use crate::exit::Exit;
 use crate::github::{Annotation, Level};
 use crate::render::Format;
 use crate::style::{Style, printable};
+use crate::usage::Usage;
 use cgp_report::junit::{self, Failure as JunitFailure, Suite};
 use cgp_vectors::harness::{self, Options};
 use cgp_vectors::report::{Report, Tally};
@@ -26,32 +27,32 @@ struct EmbeddedVectors {
 include!("../vectors/index.rs");
 
 /// The embedded files of `version`, or a usage error naming the known ones.
-fn files(version: &str) -> Result<&'static [(&'static str, &'static str)], String> {
+fn files(version: &str) -> Result<&'static [(&'static str, &'static str)], Usage> {
     EMBEDDED
         .iter()
         .find(|embedded| embedded.version == version)
         .map(|embedded| embedded.files)
         .ok_or_else(|| {
             let known: Vec<&str> = EMBEDDED.iter().map(|e| e.version).collect();
-            format!(
+            Usage(format!(
                 "no embedded vectors for {version}; known: {}",
                 known.join(", ")
-            )
+            ))
         })
 }
 
 /// Every case of `version`, file by file in name order.
-fn cases(version: &str) -> Result<Vec<Case>, String> {
+fn cases(version: &str) -> Result<Vec<Case>, Usage> {
     let mut cases = Vec::new();
     for (name, text) in files(version)? {
         if name.ends_with(".ndjson") {
-            cases.extend(read_cases(name, text).map_err(|error| error.to_string())?);
+            cases.extend(read_cases(name, text).map_err(|error| Usage(error.to_string()))?);
         }
     }
     Ok(cases)
 }
 
-fn trouble(problem: &str) -> ExitCode {
+fn trouble(problem: impl std::fmt::Display) -> ExitCode {
     eprintln!("cgp: {problem}");
     ExitCode::from(Exit::Trouble)
 }
