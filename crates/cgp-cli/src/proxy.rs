@@ -57,14 +57,14 @@ pub fn run(args: Args, validator: Validator) -> ExitCode {
         None => None,
         Some(path) => match File::create(path) {
             Ok(file) => Some(Arc::new(Mutex::new(BufWriter::new(file)))),
-            Err(error) => return trouble(&format!("--record {}: {error}", path.display())),
+            Err(error) => return trouble(format!("--record {}: {error}", path.display())),
         },
     };
     let sink: Box<dyn Write + Send> = match &args.findings {
         None => Box::new(std::io::stderr()),
         Some(path) => match File::create(path) {
             Ok(file) => Box::new(file),
-            Err(error) => return trouble(&format!("--findings {}: {error}", path.display())),
+            Err(error) => return trouble(format!("--findings {}: {error}", path.display())),
         },
     };
     let (judge, judged) = Judge::start(validator, args.format, sink);
@@ -76,7 +76,7 @@ pub fn run(args: Args, validator: Validator) -> ExitCode {
             };
             let server = match cgp_mock::serve::bind(&listen) {
                 Ok(server) => server,
-                Err(problem) => return trouble(&format!("--listen: {problem}")),
+                Err(problem) => return trouble(format!("--listen: {problem}")),
             };
             let loopback = match server.server_addr() {
                 tiny_http::ListenAddr::IP(address) => address.ip().is_loopback(),
@@ -84,7 +84,7 @@ pub fn run(args: Args, validator: Validator) -> ExitCode {
                 tiny_http::ListenAddr::Unix(_) => false,
             };
             if !loopback {
-                return trouble(&format!(
+                return trouble(format!(
                     "--listen {listen}: the proxy listens with plain HTTP on a loopback address only (127.0.0.0/8 or [::1])"
                 ));
             }
@@ -94,7 +94,7 @@ pub fn run(args: Args, validator: Validator) -> ExitCode {
             drop(stdout);
             match cgp_proxy::http::serve(&server, &upstream, &judge, record.as_ref()) {
                 Ok(()) => ExitCode::SUCCESS,
-                Err(error) => trouble(&error.to_string()),
+                Err(error) => trouble(error),
             }
         }
         None => {
@@ -122,7 +122,7 @@ pub fn run(args: Args, validator: Validator) -> ExitCode {
                         .iter()
                         .map(|part| part.to_string_lossy().into_owned())
                         .collect();
-                    trouble(&format!("cannot start `{}`: {error}", shown.join(" ")))
+                    trouble(format!("cannot start `{}`: {error}", shown.join(" ")))
                 }
             }
         }

@@ -66,7 +66,7 @@ fn emit(text: &str) -> ExitCode {
     {
         Ok(()) => ExitCode::from(Exit::Valid),
         Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::from(Exit::Valid),
-        Err(error) => trouble(&error.to_string()),
+        Err(error) => trouble(error),
     }
 }
 
@@ -107,12 +107,12 @@ pub fn export(version: &str, dir: &Path) -> ExitCode {
         Err(problem) => return trouble(&problem),
     };
     if let Err(error) = std::fs::create_dir_all(dir) {
-        return trouble(&format!("cannot create {}: {error}", dir.display()));
+        return trouble(format!("cannot create {}: {error}", dir.display()));
     }
     for (name, text) in files {
         let path = dir.join(name);
         if let Err(error) = std::fs::write(&path, text) {
-            return trouble(&format!("cannot write {}: {error}", path.display()));
+            return trouble(format!("cannot write {}: {error}", path.display()));
         }
     }
     eprintln!(

@@ -24,11 +24,7 @@ pub(super) fn connect(options: &Options) -> Result<Connected, Usage> {
             };
             let provider = ChildProvider::spawn(&launch)
                 .map_err(|error| Usage(format!("cannot start `{}`: {error}", shown.join(" "))))?;
-            let checked = Checked {
-                text: shown.join(" "),
-                command: Some(shown),
-                url: None,
-            };
+            let checked = CheckedProvider::Command(shown);
             let group = provider.process_group();
             Ok(Connected {
                 peer: Box::new(provider),
@@ -92,11 +88,7 @@ pub(super) fn connect(options: &Options) -> Result<Connected, Usage> {
             let provider = HttpProvider::new(endpoint, bearer, options.timeout)
                 .with_headers(sent)
                 .with_roots(&roots);
-            let checked = Checked {
-                command: None,
-                text: format!("POST {}", endpoint_url),
-                url: Some(endpoint_url),
-            };
+            let checked = CheckedProvider::Endpoint(endpoint_url);
             Ok(Connected {
                 peer: Box::new(provider),
                 checked,

@@ -33,8 +33,6 @@ pub const MAX_BODY_BYTES: usize = MAX_LINE_BYTES;
 
 /// How much of an error response's body a report shows.
 const SHOWN_ERROR_BYTES: usize = 512;
-/// How much of a `Location` a report shows.
-const SHOWN_LOCATION_CHARS: usize = 200;
 
 /// Query values shorter than this are not masked in replies and errors: a
 /// value such as `1` or `v2` would overwrite every digit of a report. They are
@@ -448,7 +446,7 @@ impl HttpProvider {
             .and_then(|value| value.trim().parse::<u64>().ok());
         let refused = |message: String| Received::Refused(self.secrets.redact(&message));
         if status.is_redirection() {
-            let message = redirected(&described, &response);
+            let message = client::redirected(&described, &response);
             return Ok((refused(message), None, described));
         }
         if matches!(status.as_u16(), 401 | 403) {
@@ -579,28 +577,6 @@ impl Peer for HttpProvider {
     fn reply_status(&self) -> Option<String> {
         self.last_status.clone()
     }
-}
-
-/// Why a redirect is refused, with where it pointed.
-fn redirected(described: &str, response: &ureq::http::Response<ureq::Body>) -> String {
-    let location = response
-        .headers()
-        .get("location")
-        .map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned())
-        .map_or_else(
-            || "no Location".to_owned(),
-            |location| {
-                let shown: String = location
-                    .chars()
-                    .filter(|c| !c.is_control())
-                    .take(SHOWN_LOCATION_CHARS)
-                    .collect();
-                format!("Location {shown}")
-            },
-        );
-    format!(
-        "{described} ({location}): cgp check does not follow redirects (SPEC.md §Transport/HTTP); give --http the endpoint's final URL"
-    )
 }
 
 #[cfg(test)]
