@@ -17,26 +17,15 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
-/// Which contract a bundle states (SPEC.md §Profiles).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Profile {
-    /// The receiver's contract: unknown members are allowed and `null` stands for an
-    /// absent optional value. A live peer's message is judged by this profile.
-    Interop,
-    /// The authoring lint: exactly what the canonical encoder writes.
-    Strict,
-}
-
-impl Profile {
-    /// Both profiles, interop first.
-    pub const ALL: [Profile; 2] = [Profile::Interop, Profile::Strict];
-
-    /// The profile's name, as used in file names and on the command line.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Profile::Interop => "interop",
-            Profile::Strict => "strict",
-        }
+spelled! {
+    /// Which contract a bundle states (SPEC.md §Profiles).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub enum Profile {
+        /// The receiver's contract: unknown members are allowed and `null` stands for an
+        /// absent optional value. A live peer's message is judged by this profile.
+        Interop => "interop",
+        /// The authoring lint: exactly what the canonical encoder writes.
+        Strict => "strict",
     }
 }
 
@@ -55,11 +44,10 @@ impl FromStr for Profile {
     type Err = UnknownProfile;
 
     fn from_str(name: &str) -> Result<Self, Self::Err> {
-        match name {
-            "interop" => Ok(Profile::Interop),
-            "strict" => Ok(Profile::Strict),
-            other => Err(UnknownProfile(other.to_owned())),
-        }
+        Profile::ALL
+            .into_iter()
+            .find(|profile| profile.as_str() == name)
+            .ok_or_else(|| UnknownProfile(name.to_owned()))
     }
 }
 
