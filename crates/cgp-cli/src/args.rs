@@ -1,5 +1,5 @@
 //! The command line of `cgp`: its subcommands, their flags and help, and the
-//! parsers of flag values. [`crate::main`] dispatches on [`Cli::command`].
+//! parsers of flag values. `main` dispatches on [`Cli::command`].
 
 use crate::{bundles, diff, render, style};
 use cgp_schema::Profile;
