@@ -175,7 +175,7 @@ pub fn generate(
                             .annotations
                             .title
                             .clone()
-                            .unwrap_or_else(|| cgp_schema::model::camel_case(&branch.tag))
+                            .unwrap_or_else(|| cgp_schema::model::pascal_case(&branch.tag))
                     );
                     let members = branch_members(union, branch);
                     declarations.push(Declaration {

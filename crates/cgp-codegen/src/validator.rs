@@ -14,7 +14,7 @@
 use crate::rust::COMMAND;
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
 use cgp_schema::model::{
-    Member, ObjectShape, Place, Protocol, Shape, TaggedUnion, UnknownMembers, camel_case,
+    Member, ObjectShape, Place, Protocol, Shape, TaggedUnion, UnknownMembers, pascal_case,
 };
 use cgp_schema::{Profile, ProtocolVersion};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
@@ -187,7 +187,7 @@ fn module(bundle: &Compiled<'_>) -> Result<String, Diagnostics> {
     };
     let reached = checked_types(protocol);
     for name in &reached {
-        let rust = writer.fresh(&camel_case(&rust_ident(name)));
+        let rust = writer.fresh(&pascal_case(&rust_ident(name)));
         writer.named.insert(name.clone(), rust);
     }
     for name in &reached {
@@ -476,7 +476,7 @@ impl Writer {
         let mut checks = Vec::new();
         let mut required: u64 = 0;
         for (index, member) in members.iter().enumerate() {
-            let hint = format!("{rust}{}", camel_case(&rust_ident(&member.name)));
+            let hint = format!("{rust}{}", pascal_case(&rust_ident(&member.name)));
             checks.push(self.check(&member.shape, &hint, &member.at));
             names.push(Literal::string(&member.name));
             if member.required {
@@ -595,7 +595,7 @@ impl Writer {
                 );
                 continue;
             };
-            let name = self.fresh(&format!("{rust}{}", camel_case(&rust_ident(&branch.tag))));
+            let name = self.fresh(&format!("{rust}{}", pascal_case(&rust_ident(&branch.tag))));
             self.members(
                 &name,
                 &merged,

@@ -35,7 +35,7 @@ impl Builder<'_> {
                             .annotations
                             .title
                             .clone()
-                            .unwrap_or_else(|| cgp_schema::model::camel_case(&branch.tag));
+                            .unwrap_or_else(|| cgp_schema::model::pascal_case(&branch.tag));
                         let class = if title.starts_with(name.as_str()) {
                             title
                         } else {

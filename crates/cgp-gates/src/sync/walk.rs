@@ -5,7 +5,7 @@ use super::{Contract, Inputs, Mismatch, MismatchKind, RustSource};
 use cgp_schema::bundle::Bundle;
 use cgp_schema::model::{
     ArrayShape, Emit, IntegerShape, Member, NumberShape, ObjectShape, Place, Protocol, Reading,
-    Shape, StringShape, TaggedUnion, UnknownMembers, camel_case,
+    Shape, StringShape, TaggedUnion, UnknownMembers, pascal_case,
 };
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -81,7 +81,7 @@ impl Owner {
         match self {
             Owner::Type(name) => rust.member_location(name, None, member),
             Owner::Branch { owner, tag_value } => {
-                rust.member_location(owner, Some(&camel_case(tag_value)), member)
+                rust.member_location(owner, Some(&pascal_case(tag_value)), member)
             }
         }
     }
