@@ -233,127 +233,14 @@ fn test(root: &std::path::Path, all: bool, options: &[String]) -> ExitCode {
     if all { check(root) } else { ExitCode::SUCCESS }
 }
 
-/// `cargo xtask package`: `cargo package -p` each workspace member whose
-/// manifest allows publishing (cargo metadata reports `publish = false` as an
-/// empty registry list), so no crate is listed by hand. Packaging them in one
-/// run lets cargo verify each against the packages of the others.
+/// `cargo xtask package`: `cargo package -p` each workspace crate that
+/// allows publishing (`cgp_dist::package`).
 fn package(root: &std::path::Path, options: &[String]) -> ExitCode {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let metadata = std::process::Command::new(&cargo)
-        .args([
-            "metadata",
-            "--no-deps",
-            "--format-version",
-            "1",
-            "--offline",
-        ])
-        .current_dir(root)
-        .output();
-    let metadata = match metadata {
-        Ok(output) if output.status.success() => output.stdout,
-        Ok(output) => {
-            return fail(&format!(
-                "cargo metadata failed:\n{}",
-                String::from_utf8_lossy(&output.stderr)
-            ));
-        }
-        Err(error) => return fail(&format!("cannot run cargo: {error}")),
-    };
-    let metadata: serde_json::Value = match serde_json::from_slice(&metadata) {
-        Ok(value) => value,
-        Err(error) => return fail(&format!("cargo metadata printed no JSON: {error}")),
-    };
-    let members = metadata["workspace_members"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    let packages: Vec<(&str, &str)> = metadata["packages"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|package| members.contains(&package["id"]))
-        .filter(|package| package["publish"] != serde_json::json!([]))
-        .filter_map(|package| Some((package["name"].as_str()?, package["version"].as_str()?)))
-        .collect();
-    if packages.is_empty() {
-        return fail(&"no workspace crate allows publishing");
+    match cgp_dist::package::package(root, &cargo, options) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(problem) => fail(&problem),
     }
-    let target = metadata["target_directory"]
-        .as_str()
-        .map_or_else(|| root.join("target"), PathBuf::from);
-    if let Err(problem) = forget_earlier_packages(&packages, &target) {
-        return fail(&problem);
-    }
-    let publishable: Vec<&str> = packages.iter().map(|(name, _)| *name).collect();
-    let mut command = std::process::Command::new(&cargo);
-    command.arg("package");
-    for name in &publishable {
-        command.args(["-p", name]);
-    }
-    match command.args(options).current_dir(root).status() {
-        Ok(status) if status.success() => ExitCode::SUCCESS,
-        Ok(_) => fail(&format!(
-            "cargo package -p {} failed",
-            publishable.join(" -p ")
-        )),
-        Err(error) => fail(&format!("cannot run cargo: {error}")),
-    }
-}
-
-/// Cargo verifies the packages of a workspace against each other through a
-/// local registry: it unpacks each into `$CARGO_HOME/registry/src/-<hash>/`
-/// and builds it as a registry crate. Both steps trust what an earlier run left
-/// for the same name and version (an unpacked copy is reused, a registry
-/// crate's build is never stale), so after a source change the verification
-/// would build the old code. For the crates about to be packaged, both are
-/// removed: the unpacked copies, and their build fingerprints under `target`.
-fn forget_earlier_packages(
-    packages: &[(&str, &str)],
-    target: &std::path::Path,
-) -> Result<(), String> {
-    let remove = |path: &std::path::Path| {
-        std::fs::remove_dir_all(path)
-            .map_err(|error| format!("cannot remove the stale {}: {error}", path.display()))
-    };
-    let home = std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")));
-    let registries = home
-        .and_then(|home| std::fs::read_dir(home.join("registry/src")).ok())
-        .into_iter()
-        .flatten()
-        .flatten()
-        // Local registries have no host, so their directory name starts with `-`.
-        .filter(|registry| registry.file_name().to_string_lossy().starts_with('-'));
-    for registry in registries {
-        for (name, version) in packages {
-            let unpacked = registry.path().join(format!("{name}-{version}"));
-            if unpacked.is_dir() {
-                remove(&unpacked)?;
-            }
-        }
-    }
-    for profile in ["debug", "release"] {
-        let fingerprints = target.join(profile).join(".fingerprint");
-        for entry in std::fs::read_dir(&fingerprints)
-            .into_iter()
-            .flatten()
-            .flatten()
-        {
-            let file_name = entry.file_name();
-            let file_name = file_name.to_string_lossy();
-            let ours = packages.iter().any(|(name, _)| {
-                file_name
-                    .strip_prefix(name)
-                    .and_then(|rest| rest.strip_prefix('-'))
-                    .is_some_and(|hash| hash.chars().all(|c| c.is_ascii_hexdigit()))
-            });
-            if ours {
-                remove(&entry.path())?;
-            }
-        }
-    }
-    Ok(())
 }
 
 fn peers() -> ExitCode {
