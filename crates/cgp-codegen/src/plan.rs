@@ -25,6 +25,9 @@ pub const SPEC_FILE: &str = "SPEC.md";
 /// The generated Rust crate, relative to the repository root.
 pub const RUST_CRATE_DIR: &str = "generated/rust";
 
+/// Generated files: repository-relative path to contents.
+pub type Files = BTreeMap<String, String>;
+
 /// The release manifest, relative to the repository root.
 pub const MANIFEST_PATH: &str = "generated/schema/releases.json";
 
@@ -279,7 +282,7 @@ fn read_corpus(
 fn rust_crate(
     working: &ProtocolVersion,
     older: &[(ProtocolVersion, Bundle)],
-) -> Result<BTreeMap<String, String>, Diagnostics> {
+) -> Result<Files, Diagnostics> {
     let mut files = BTreeMap::new();
     let mut families = Vec::new();
     let mut family_tests = vec![("Envelope".to_owned(), working.slug())];
@@ -325,7 +328,7 @@ fn docs_and_packages(
     protocol: &cgp_schema::model::Protocol,
     examples: &[Example],
     older: &[(ProtocolVersion, Bundle)],
-) -> Result<BTreeMap<String, String>, Diagnostics> {
+) -> Result<Files, Diagnostics> {
     let version = working.to_string();
     let mut files = BTreeMap::new();
     files.extend(
@@ -400,7 +403,7 @@ fn single_pass_validators(
     working: &ProtocolVersion,
     models: &[cgp_schema::model::Protocol; 2],
     published: &[(ProtocolVersion, Profile, String)],
-) -> Result<BTreeMap<String, String>, Diagnostics> {
+) -> Result<Files, Diagnostics> {
     let mut frozen = Vec::new();
     for (version, profile, text) in published {
         if version != working {
