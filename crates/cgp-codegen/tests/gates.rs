@@ -3,7 +3,7 @@
 //! the promise it guards is broken.
 
 use cgp_codegen::gates::{self, Contracts, Gate, GateProblem};
-use cgp_codegen::output::Drift;
+use cgp_codegen::output::Stale;
 use cgp_gates::coverage::Item;
 use cgp_gates::links::Fault;
 use cgp_gates::release::FrozenProblem;
@@ -69,7 +69,7 @@ fn a_missing_generated_file_fails_the_generated_gate() {
     assert_eq!(
         problems(&tree, Gate::Generated),
         vec![
-            GateProblem::Stale(Drift::Missing(file.into())),
+            GateProblem::Stale(Stale::Missing(file.into())),
             GateProblem::RunCodegen { files: 1 },
         ]
     );

@@ -218,17 +218,17 @@ fn corpus(generation: &Generation) -> GateResult {
 }
 
 fn generated(root: &Path, generation: &Generation) -> GateResult {
-    let drifts = output::compare(root, &generation.files, &generation.foreign)
+    let stale = output::compare(root, &generation.files, &generation.foreign)
         .map_err(|problem| vec![GateProblem::Diagnostic(problem)])?;
-    if drifts.is_empty() {
+    if stale.is_empty() {
         return Ok(format!(
             "{} generated files are current ({})",
             generation.files.len(),
             generation.set.version
         ));
     }
-    let files = drifts.len();
-    let mut problems: Vec<GateProblem> = drifts.into_iter().map(GateProblem::Stale).collect();
+    let files = stale.len();
+    let mut problems: Vec<GateProblem> = stale.into_iter().map(GateProblem::Stale).collect();
     problems.push(GateProblem::RunCodegen { files });
     Err(problems)
 }
@@ -309,7 +309,7 @@ fn releases(root: &Path, generation: &Generation) -> GateResult {
 }
 
 fn bump(root: &Path, generation: &Generation) -> GateResult {
-    let verdict = release::drift(root, generation).map_err(|problems| {
+    let verdict = release::bump_verdict(root, generation).map_err(|problems| {
         problems
             .0
             .into_iter()

@@ -2,7 +2,7 @@
 //! [`release`](super::release) and [`changelog`](super::changelog) produce and
 //! the front ends print.
 
-use crate::output::Drift;
+use crate::output::Stale;
 use cgp_gates::coverage::Item;
 use cgp_gates::links::Fault;
 use cgp_gates::release::{BumpProblem, FrozenProblem};
@@ -18,7 +18,7 @@ pub enum GateProblem {
     /// A SPEC.md example that does not do what its `expect=` says.
     Example(Diagnostic),
     /// A generated file that differs from what codegen writes.
-    Stale(Drift),
+    Stale(Stale),
     /// How many generated files differ, and what to run.
     RunCodegen {
         /// The number of differing files.
@@ -79,11 +79,11 @@ impl fmt::Display for GateProblem {
             GateProblem::Example(diagnostic) | GateProblem::Diagnostic(diagnostic) => {
                 diagnostic.fmt(f)
             }
-            GateProblem::Stale(Drift::Missing(path)) => write!(f, "{path}: missing"),
-            GateProblem::Stale(Drift::Extra(path)) => {
+            GateProblem::Stale(Stale::Missing(path)) => write!(f, "{path}: missing"),
+            GateProblem::Stale(Stale::Extra(path)) => {
                 write!(f, "{path}: stale, no source generates it any more")
             }
-            GateProblem::Stale(Drift::Changed { path, diff }) => {
+            GateProblem::Stale(Stale::Changed { path, diff }) => {
                 write!(f, "{path}: out of date\n{diff}")
             }
             GateProblem::RunCodegen { files } => write!(

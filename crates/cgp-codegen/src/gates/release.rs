@@ -1,5 +1,5 @@
 //! Released versions on disk: the manifest `generated/schema/releases.json`, the
-//! frozen bundles it lists, and the inputs of the drift gate.
+//! frozen bundles it lists, and the inputs of the bump gate.
 //!
 //! The rules live in [`cgp_gates::release`] and [`cgp_gates::reissue`]; this
 //! module only knows where the files are. Codegen never owns a released bundle of
@@ -128,9 +128,9 @@ pub fn set_version(
         .map_err(SetVersionFailed::Unwritten)
 }
 
-/// The drift gate: the latest release's published interop bundle against the
+/// The bump gate: the latest release's published interop bundle against the
 /// working schemas.
-pub fn drift(root: &Path, generation: &Generation) -> Result<Verdict, Diagnostics> {
+pub fn bump_verdict(root: &Path, generation: &Generation) -> Result<Verdict, Diagnostics> {
     let working = ComparedVersion::from_source(generation.set.clone())?;
     let Some(latest) = generation.releases.latest() else {
         return Ok(release::judge(None, &working));

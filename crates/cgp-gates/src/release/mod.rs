@@ -1,4 +1,4 @@
-//! Released protocol versions and the drift gate.
+//! Released protocol versions and the bump gate.
 //!
 //! A released version freezes its wire, not its bytes (as blessed API documents
 //! are frozen elsewhere): the [`Manifest`] records the SHA-256 of each released
