@@ -1,5 +1,7 @@
 //! `cargo xtask`: the maintainer front end. It parses arguments, calls
-//! `cgp-codegen` / `cgp-schema`, prints what they return and sets the exit code.
+//! `cgp-codegen` (the plan, the gates, the release decisions of
+//! `cgp_codegen::gates::releasing`), `cgp-dist` and the spec tests' installers,
+//! prints what they return and sets the exit code.
 //!
 //! - `cargo xtask codegen`: regenerate everything under `generated/`.
 //! - `cargo xtask check`: regenerate in memory and fail if `generated/` is stale

@@ -331,7 +331,7 @@ fn reissue_working(root: &Path, generation: &Generation, contracts: Contracts<'_
 }
 
 /// `cargo xtask release --version V [--from DIR]`: the working version as
-/// [`release`]; an older released version is re-issued from the schemas and
+/// [`release()`]; an older released version is re-issued from the schemas and
 /// corpus of `from`, a checkout of the tree that released it, once every gate
 /// of `check` holds.
 pub fn release_version(
