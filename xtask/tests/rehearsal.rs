@@ -627,7 +627,7 @@ const VERSION_TESTS: [&str; 9] = [
     "validate",
     "diff",
     // the gates on scratch copies, with versions derived from the working one;
-    "drift_gate",
+    "bump_gate",
     "reissue",
     "check_bites",
     // no source names a version by hand.

@@ -4,8 +4,9 @@
 //! `cgp vectors run -- cgp-types-harness` checks them like any other
 //! implementation.
 
+use base64::Engine as _;
 use cgp_vectors::case::Transport;
-use cgp_vectors::{base64, decode};
+use cgp_vectors::decode;
 use serde_json::{Value, json};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
@@ -60,9 +61,9 @@ fn answer(line: &str) -> Result<Value, BadCase> {
         request.get("input_base64").and_then(Value::as_str),
     ) {
         (Some(text), _) => text.as_bytes().to_vec(),
-        (None, Some(coded)) => {
-            base64::decode(coded).map_err(|error| BadCase::BadBase64(error.to_string()))?
-        }
+        (None, Some(coded)) => base64::engine::general_purpose::STANDARD
+            .decode(coded)
+            .map_err(|error| BadCase::BadBase64(error.to_string()))?,
         (None, None) => return Err(BadCase::NoInput),
     };
     Ok(
