@@ -47,7 +47,12 @@ pub mod site;
 #[cfg(test)]
 mod test_model;
 pub mod typescript;
+pub mod unsupported;
 pub mod validator;
 pub mod vectors;
 
 pub use plan::{Generation, generate};
+
+/// Generated files in memory: path relative to the repository root, and
+/// contents, sorted by path.
+pub type Files = std::collections::BTreeMap<String, String>;
