@@ -9,6 +9,7 @@
 //! - [`python`]: the Python package `cgp_types`, rendered with minijinja.
 //! - [`typescript`]: the npm package, rendered with minijinja.
 //! - [`go`]: the Go module, rendered with minijinja.
+//! - [`unsupported`]: why the Go or TypeScript generator refuses a shape.
 //! - [`validator`]: the single-pass validator crate, one module per bundle.
 //! - [`vectors`]: the conformance vectors and the copy `cgp` embeds.
 //! - [`site`]: the protocol as a static site (`cargo xtask site`).

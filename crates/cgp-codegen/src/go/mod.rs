@@ -14,10 +14,10 @@
 //! model; a shape the module cannot describe is refused with an
 //! [`Unsupported`] naming the member.
 //!
-//! - [`declarations`]: the named types and the envelope as Go declarations.
-//! - [`unit`]: one struct with its decoder and encoder.
-//! - [`shapes`]: the Go type, decoder and encoder of a value shape.
-//! - [`names`]: how Go spells the model's names and text.
+//! - `declarations`: the named types and the envelope as Go declarations.
+//! - `unit`: one struct with its decoder and encoder.
+//! - `shapes`: the Go type, decoder and encoder of a value shape.
+//! - `names`: how Go spells the model's names and text.
 
 mod declarations;
 mod names;

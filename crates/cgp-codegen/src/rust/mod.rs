@@ -4,7 +4,7 @@
 //! typify derives the *shape* of every type from the bundle: a `#[serde(tag =
 //! "type")]` envelope enum, structs, closed enums, and open vocabularies that keep
 //! unknown strings. Two things a JSON Schema cannot tell typify are applied
-//! afterwards, from the bundle's own annotations, by [`wire`]:
+//! afterwards, from the bundle's own annotations, by `wire`:
 //!
 //! - member order: struct fields follow the schema's `properties` order (typify
 //!   sorts them alphabetically), so encoding writes members in wire order;
@@ -18,8 +18,8 @@
 //! a panic into an error naming the bundle definition and member that caused it.
 
 //!
-//! - [`typify`]: typify run on a bundle, a failure narrowed to its definition.
-//! - [`wire`]: the edits that make typify's types encode in wire order.
+//! - `typify`: typify run on a bundle, a failure narrowed to its definition.
+//! - `wire`: the edits that make typify's types encode in wire order.
 
 mod typify;
 mod wire;

@@ -11,8 +11,8 @@
 //! never a check left out. Modules are built as token streams with `quote!`
 //! and printed by prettyplease, so what is written is Rust by construction.
 //!
-//! - [`module`](mod@module): one bundle's module.
-//! - [`writer`]: a shape as a visitor of the runtime.
+//! - `module`: one bundle's module.
+//! - `writer`: a shape as a visitor of the runtime.
 
 mod module;
 mod writer;
