@@ -9,6 +9,7 @@
 //! - [`python`]: the Python package `cgp_types`, rendered with minijinja.
 //! - [`typescript`]: the npm package, rendered with minijinja.
 //! - [`go`]: the Go module, rendered with minijinja.
+//! - [`unsupported`]: why the Go or TypeScript generator refuses a shape.
 //! - [`validator`]: the single-pass validator crate, one module per bundle.
 //! - [`vectors`]: the conformance vectors and the copy `cgp` embeds.
 //! - [`site`]: the protocol as a static site (`cargo xtask site`).
@@ -49,7 +50,12 @@ pub mod site;
 #[cfg(test)]
 mod test_model;
 pub mod typescript;
+pub mod unsupported;
 pub mod validator;
 pub mod vectors;
 
 pub use plan::{Generation, generate};
+
+/// Generated files in memory: path relative to the repository root, and
+/// contents, sorted by path.
+pub type Files = std::collections::BTreeMap<String, String>;
