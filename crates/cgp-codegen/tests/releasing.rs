@@ -30,6 +30,24 @@ fn working(tree: &Tree) -> ProtocolVersion {
         .version
 }
 
+/// A scratch copy of the repository with its working version released: as
+/// committed, or released on the copy when the tree sits between a version
+/// bump and its release.
+fn released_tree(name: &str) -> Tree {
+    let tree = Tree::whole(name);
+    let version = working(&tree);
+    let manifest = cgp_codegen::plan::read_manifest(&tree.0).expect("manifest");
+    if manifest.release(&version).is_none() {
+        let attempt = with_contracts(|contracts| releasing::release(&tree.0, contracts));
+        assert!(
+            matches!(attempt.outcome, Ok(Released::Released { .. })),
+            "{:?}",
+            attempt.outcome
+        );
+    }
+    tree
+}
+
 fn failed_gates(attempt: &releasing::Attempt) -> Vec<Gate> {
     attempt
         .gates
@@ -41,7 +59,7 @@ fn failed_gates(attempt: &releasing::Attempt) -> Vec<Gate> {
 
 #[test]
 fn the_released_working_version_with_the_same_bundles_is_left_as_it_is() {
-    let tree = Tree::whole("release-unchanged");
+    let tree = released_tree("release-unchanged");
     let manifest = tree.read(MANIFEST_PATH);
     let attempt = with_contracts(|contracts| releasing::release(&tree.0, contracts));
     assert_eq!(failed_gates(&attempt), vec![]);
@@ -84,7 +102,7 @@ fn a_release_is_refused_while_a_gate_fails() {
 
 #[test]
 fn a_reissue_that_would_change_a_verdict_is_refused() {
-    let tree = Tree::whole("reissue-refused");
+    let tree = released_tree("reissue-refused");
     let version = working(&tree);
     // "Released by an older bundler": the released interop bundle had no upper
     // bound on max_tokens, and the manifest recorded those bytes.
@@ -129,7 +147,7 @@ fn a_reissue_that_would_change_a_verdict_is_refused() {
 
 #[test]
 fn release_version_refuses_what_it_cannot_reissue() {
-    let tree = Tree::new("release-version");
+    let tree = released_tree("release-version");
     let version = working(&tree);
     let decide = |asked: &ProtocolVersion, from: Option<&std::path::Path>| {
         let attempt =
