@@ -77,31 +77,7 @@ use walk::Walker;
 /// nest a handful of levels; the limit only stops a malicious or cyclic input.
 const MAX_DEPTH: usize = 64;
 
-/// Declares an enum once with the spelling of each value: the macro writes
-/// the enum, `ALL` (every value in declaration order, its length computed) and
-/// `as_str`, so adding a value is one line and the compiler catches the rest.
-macro_rules! spelled {
-    ($(#[$meta:meta])* pub enum $name:ident {
-        $($(#[$variant_meta:meta])* $variant:ident => $text:literal,)*
-    }) => {
-        $(#[$meta])*
-        pub enum $name {
-            $($(#[$variant_meta])* $variant,)*
-        }
-
-        impl $name {
-            /// Every value, in declaration order.
-            pub const ALL: [$name; [$($text),*].len()] = [$($name::$variant,)*];
-
-            /// The value's spelling.
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $($name::$variant => $text,)*
-                }
-            }
-        }
-    };
-}
+use cgp_types::spelled;
 
 spelled! {
     /// The protocol version bump a change requires, ordered `None < Minor < Major`.

@@ -33,31 +33,7 @@ pub mod validate;
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 
-/// Declares an enum once with the spelling of each value: the macro writes
-/// the enum, `ALL` (every value in declaration order, its length computed) and
-/// `as_str`, so adding a value is one line and the compiler catches the rest.
-macro_rules! spelled {
-    ($(#[$meta:meta])* pub enum $name:ident {
-        $($(#[$variant_meta:meta])* $variant:ident => $text:literal,)*
-    }) => {
-        $(#[$meta])*
-        pub enum $name {
-            $($(#[$variant_meta])* $variant,)*
-        }
-
-        impl $name {
-            /// Every value, in declaration order.
-            pub const ALL: [$name; [$($text),*].len()] = [$($name::$variant,)*];
-
-            /// The value's spelling.
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $($name::$variant => $text,)*
-                }
-            }
-        }
-    };
-}
+use cgp_schema::spelled;
 
 spelled! {
     /// A document `cgp` writes whose shape has a published JSON Schema.

@@ -17,6 +17,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
+use cgp_types::spelled;
+
 spelled! {
     /// Which contract a bundle states (SPEC.md §Profiles).
     #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -6,6 +6,8 @@ use crate::keywords;
 use cgp_types::Direction;
 use serde_json::{Map, Value};
 
+use cgp_types::spelled;
+
 spelled! {
     /// When an optional member is written (SPEC.md §Schema annotations, `x-cgp-emit`).
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
