@@ -167,8 +167,9 @@ fn each_fault_fails_under_its_rule_and_the_allowed_ones_pass() {
 
 /// Runs `cgp proxy ARGS -- PROVIDER...`, writing `input` in `pieces` with a
 /// pause between them; returns the output.
-fn proxied(args: &[&str], provider: &[&str], pieces: &[&[u8]]) -> Output {
-    let mut child = Command::new(CGP)
+/// `cgp proxy <args> -- <provider>` with every stream piped.
+fn proxy(args: &[&str], provider: &[&str]) -> Child {
+    Command::new(CGP)
         .arg("proxy")
         .args(args)
         .arg("--")
@@ -177,7 +178,11 @@ fn proxied(args: &[&str], provider: &[&str], pieces: &[&[u8]]) -> Output {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("cgp proxy starts");
+        .expect("cgp proxy starts")
+}
+
+fn proxied(args: &[&str], provider: &[&str], pieces: &[&[u8]]) -> Output {
+    let mut child = proxy(args, provider);
     let mut stdin = child.stdin.take().expect("stdin");
     for piece in pieces {
         stdin.write_all(piece).expect("written");
@@ -192,16 +197,7 @@ fn proxied(args: &[&str], provider: &[&str], pieces: &[&[u8]]) -> Output {
 /// first line (its `handshake_ack`), so the judge knows what the provider
 /// declared before it judges them, however loaded the machine is.
 fn proxied_after_ack(args: &[&str], provider: &[&str], pieces: &[&[u8]]) -> Output {
-    let mut child = Command::new(CGP)
-        .arg("proxy")
-        .args(args)
-        .arg("--")
-        .args(provider)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cgp proxy starts");
+    let mut child = proxy(args, provider);
     let mut stderr = child.stderr.take().expect("stderr");
     let findings = std::thread::spawn(move || {
         let mut text = Vec::new();
