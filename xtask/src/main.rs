@@ -1,5 +1,7 @@
 //! `cargo xtask`: the maintainer front end. It parses arguments, calls
-//! `cgp-codegen` / `cgp-schema`, prints what they return and sets the exit code.
+//! `cgp-codegen` (the plan, the gates, the release decisions of
+//! `cgp_codegen::gates::releasing`), `cgp-dist` and the spec tests' installers,
+//! prints what they return and sets the exit code.
 //!
 //! - `cargo xtask codegen`: regenerate everything under `generated/`.
 //! - `cargo xtask check`: regenerate in memory and fail if `generated/` is stale
@@ -28,7 +30,8 @@
 //!   (`crates/cgp-bench/benches/throughput.rs`), which measures, prints the table and
 //!   writes `BENCHMARKS.md`. This binary is what it times codegen and check with.
 
-use cgp_codegen::gates::{Contracts, Gate};
+use cgp_codegen::gates::releasing::{self, ChangelogStep, Released};
+use cgp_codegen::gates::{Contracts, Gate, GateResult};
 use cgp_codegen::output::{self, RealFileSystem};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -133,9 +136,8 @@ fn main() -> ExitCode {
         Command::Site { out } => site(&root, out),
         Command::Peers => peers(),
         Command::Release { version, from } => match version {
-            Some(version) => release_version(&root, &version, from.as_deref()),
             None if from.is_some() => fail(&"--from needs the --version it re-issues"),
-            None => release(&root),
+            version => release(&root, version.as_deref(), from.as_deref()),
         },
         Command::Package { options } => package(&root, &options),
         Command::SetVersion { version } => set_version(&root, &version),
@@ -233,127 +235,14 @@ fn test(root: &std::path::Path, all: bool, options: &[String]) -> ExitCode {
     if all { check(root) } else { ExitCode::SUCCESS }
 }
 
-/// `cargo xtask package`: `cargo package -p` each workspace member whose
-/// manifest allows publishing (cargo metadata reports `publish = false` as an
-/// empty registry list), so no crate is listed by hand. Packaging them in one
-/// run lets cargo verify each against the packages of the others.
+/// `cargo xtask package`: `cargo package -p` each workspace crate that
+/// allows publishing (`cgp_dist::package`).
 fn package(root: &std::path::Path, options: &[String]) -> ExitCode {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let metadata = std::process::Command::new(&cargo)
-        .args([
-            "metadata",
-            "--no-deps",
-            "--format-version",
-            "1",
-            "--offline",
-        ])
-        .current_dir(root)
-        .output();
-    let metadata = match metadata {
-        Ok(output) if output.status.success() => output.stdout,
-        Ok(output) => {
-            return fail(&format!(
-                "cargo metadata failed:\n{}",
-                String::from_utf8_lossy(&output.stderr)
-            ));
-        }
-        Err(error) => return fail(&format!("cannot run cargo: {error}")),
-    };
-    let metadata: serde_json::Value = match serde_json::from_slice(&metadata) {
-        Ok(value) => value,
-        Err(error) => return fail(&format!("cargo metadata printed no JSON: {error}")),
-    };
-    let members = metadata["workspace_members"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    let packages: Vec<(&str, &str)> = metadata["packages"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|package| members.contains(&package["id"]))
-        .filter(|package| package["publish"] != serde_json::json!([]))
-        .filter_map(|package| Some((package["name"].as_str()?, package["version"].as_str()?)))
-        .collect();
-    if packages.is_empty() {
-        return fail(&"no workspace crate allows publishing");
+    match cgp_dist::package::package(root, &cargo, options) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(problem) => fail(&problem),
     }
-    let target = metadata["target_directory"]
-        .as_str()
-        .map_or_else(|| root.join("target"), PathBuf::from);
-    if let Err(problem) = forget_earlier_packages(&packages, &target) {
-        return fail(&problem);
-    }
-    let publishable: Vec<&str> = packages.iter().map(|(name, _)| *name).collect();
-    let mut command = std::process::Command::new(&cargo);
-    command.arg("package");
-    for name in &publishable {
-        command.args(["-p", name]);
-    }
-    match command.args(options).current_dir(root).status() {
-        Ok(status) if status.success() => ExitCode::SUCCESS,
-        Ok(_) => fail(&format!(
-            "cargo package -p {} failed",
-            publishable.join(" -p ")
-        )),
-        Err(error) => fail(&format!("cannot run cargo: {error}")),
-    }
-}
-
-/// Cargo verifies the packages of a workspace against each other through a
-/// local registry: it unpacks each into `$CARGO_HOME/registry/src/-<hash>/`
-/// and builds it as a registry crate. Both steps trust what an earlier run left
-/// for the same name and version (an unpacked copy is reused, a registry
-/// crate's build is never stale), so after a source change the verification
-/// would build the old code. For the crates about to be packaged, both are
-/// removed: the unpacked copies, and their build fingerprints under `target`.
-fn forget_earlier_packages(
-    packages: &[(&str, &str)],
-    target: &std::path::Path,
-) -> Result<(), String> {
-    let remove = |path: &std::path::Path| {
-        std::fs::remove_dir_all(path)
-            .map_err(|error| format!("cannot remove the stale {}: {error}", path.display()))
-    };
-    let home = std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")));
-    let registries = home
-        .and_then(|home| std::fs::read_dir(home.join("registry/src")).ok())
-        .into_iter()
-        .flatten()
-        .flatten()
-        // Local registries have no host, so their directory name starts with `-`.
-        .filter(|registry| registry.file_name().to_string_lossy().starts_with('-'));
-    for registry in registries {
-        for (name, version) in packages {
-            let unpacked = registry.path().join(format!("{name}-{version}"));
-            if unpacked.is_dir() {
-                remove(&unpacked)?;
-            }
-        }
-    }
-    for profile in ["debug", "release"] {
-        let fingerprints = target.join(profile).join(".fingerprint");
-        for entry in std::fs::read_dir(&fingerprints)
-            .into_iter()
-            .flatten()
-            .flatten()
-        {
-            let file_name = entry.file_name();
-            let file_name = file_name.to_string_lossy();
-            let ours = packages.iter().any(|(name, _)| {
-                file_name
-                    .strip_prefix(name)
-                    .and_then(|rest| rest.strip_prefix('-'))
-                    .is_some_and(|hash| hash.chars().all(|c| c.is_ascii_hexdigit()))
-            });
-            if ours {
-                remove(&entry.path())?;
-            }
-        }
-    }
-    Ok(())
 }
 
 fn peers() -> ExitCode {
@@ -400,7 +289,8 @@ fn codegen(root: &std::path::Path) -> ExitCode {
         eprintln!("{problems}");
         return fail(&"the SPEC.md corpus does not hold; nothing was written (the docs embed it)");
     }
-    let overwrites = cgp_codegen::release::overwrites(&generation.releases, &generation.files);
+    let overwrites =
+        cgp_codegen::gates::release::overwrites(&generation.releases, &generation.files);
     if !overwrites.is_empty() {
         for problem in &overwrites {
             eprintln!("{problem}");
@@ -467,21 +357,33 @@ fn check(root: &std::path::Path) -> ExitCode {
     }
 }
 
-/// Runs `gates`, with the contracts of the hand-written types this binary
-/// compiles, and prints each outcome; returns whether all of them hold.
+/// The schemars contracts of the hand-written types this binary compiles,
+/// which the sync gate compares with the bundles.
+fn contracts() -> (serde_json::Value, serde_json::Value) {
+    (
+        cgp_types::schema_support::deserialize_contract(),
+        cgp_types::schema_support::serialize_contract(),
+    )
+}
+
+/// Runs `gates` and prints each outcome; returns whether all of them hold.
 fn gates_hold(
     root: &std::path::Path,
     generation: &cgp_codegen::Generation,
     gates: &[Gate],
 ) -> bool {
-    let deserialize = cgp_types::schema_support::deserialize_contract();
-    let serialize = cgp_types::schema_support::serialize_contract();
+    let (deserialize, serialize) = contracts();
     let contracts = Contracts {
         deserialize: &deserialize,
         serialize: &serialize,
     };
+    print_gates(&cgp_codegen::gates::run(root, generation, contracts, gates))
+}
+
+/// Prints each gate's outcome; returns whether all of them hold.
+fn print_gates(results: &[(Gate, GateResult)]) -> bool {
     let mut held = true;
-    for (gate, result) in cgp_codegen::gates::run(root, generation, contracts, gates) {
+    for (gate, result) in results {
         match result {
             Ok(summary) => println!("ok   {gate}: {summary}"),
             Err(problems) => {
@@ -496,231 +398,86 @@ fn gates_hold(
     held
 }
 
-/// `cargo xtask release`: records the working version's bundles as released.
-fn release(root: &std::path::Path) -> ExitCode {
-    let generation = match cgp_codegen::generate(root) {
-        Ok(generation) => generation,
-        Err(problems) => return fail(&problems),
-    };
-    if !cgp_codegen::release::reissue_candidates(&generation).is_empty() {
-        return reissue(root, &generation);
-    }
-    // The release writes the changelog's section: that gate is not a
-    // precondition.
-    let before: Vec<Gate> = Gate::ALL
-        .into_iter()
-        .filter(|gate| *gate != Gate::Changelog)
-        .collect();
-    if !gates_hold(root, &generation, &before) {
-        return fail(&"refusing to release: every gate of `cargo xtask check` must pass first");
-    }
-    let version = &generation.set.version;
-    let (manifest, blessing) = match cgp_codegen::release::bless(&generation) {
-        Ok(blessed) => blessed,
-        Err(problem) => return fail(&format!("refusing to release: {problem}")),
-    };
-    if blessing == cgp_gates::release::Blessing::AlreadyReleased {
-        return match cgp_codegen::changelog::with_working_section(root, &generation) {
-            Ok(None) => {
-                println!("{version} is already released with exactly these bundles; nothing to do");
-                ExitCode::SUCCESS
-            }
-            Ok(Some(_)) => {
-                println!("{version} is already released with exactly these bundles");
-                write_changelog(root, &generation)
-            }
-            Err(problems) => fail(&problems),
-        };
-    }
-    let mut files = generation.files.clone();
-    files.insert(
-        cgp_codegen::release::MANIFEST_PATH.to_owned(),
-        manifest.render(),
-    );
-    match output::write(root, &files, &generation.foreign, &RealFileSystem) {
-        Ok(_) => {
-            println!(
-                "released {version}: {} records the SHA-256 of its bundles; commit it",
-                cgp_codegen::release::MANIFEST_PATH
-            );
-            write_changelog(root, &generation)
-        }
-        Err(problem) => fail(&problem),
-    }
-}
-
-/// Puts the just-released working version's section first in CHANGELOG.md,
-/// unless it has one.
-fn write_changelog(root: &std::path::Path, generation: &cgp_codegen::Generation) -> ExitCode {
-    let text = match cgp_codegen::changelog::with_working_section(root, generation) {
-        Ok(Some(text)) => text,
-        Ok(None) => return ExitCode::SUCCESS,
-        Err(problems) => return fail(&problems),
-    };
-    let file = cgp_report::changelog::CHANGELOG_FILE;
-    let files = std::collections::BTreeMap::from([(file, text.as_str())]);
-    match output::replace(root, &files, &RealFileSystem) {
-        Ok(_) => {
-            println!(
-                "{file}: added the section of {}; commit it",
-                generation.set.version
-            );
-            ExitCode::SUCCESS
-        }
-        Err(problem) => fail(&problem),
-    }
-}
-
-/// `cargo xtask release` when the working version is released and codegen now
-/// writes its bundles with other bytes (a bundler fix): re-issue them if the wire
-/// is unchanged. Every gate of `check` must hold but the two about those bytes.
-fn reissue(root: &std::path::Path, generation: &cgp_codegen::Generation) -> ExitCode {
-    let version = &generation.set.version;
-    let kept: Vec<Gate> = Gate::ALL
-        .into_iter()
-        .filter(|gate| !matches!(gate, Gate::Generated | Gate::Releases))
-        .collect();
-    if !gates_hold(root, generation, &kept) {
-        return fail(&format!(
-            "refusing to re-issue {version}: every other gate of `cargo xtask check` must pass first"
-        ));
-    }
-    let reissued = match cgp_codegen::release::reissue(root, generation) {
-        Ok(reissued) => reissued,
-        Err(problems) => {
-            for problem in &problems {
-                eprintln!("{problem}");
-            }
-            return fail(&format!(
-                "refusing to re-issue {version}: its released bundles would not judge the wire the same; declare a newer version in schema/ instead"
-            ));
-        }
-    };
-    let mut files = generation.files.clone();
-    files.insert(
-        cgp_codegen::release::MANIFEST_PATH.to_owned(),
-        reissued.manifest.render(),
-    );
-    match output::write(root, &files, &generation.foreign, &RealFileSystem) {
-        Ok(_) => {
-            for path in &reissued.changed {
-                println!("re-issued {path}");
-            }
-            println!(
-                "re-issued {version}: the same verdicts under both profiles on {} SPEC.md examples and {} randomised envelopes, and no change the classifier sees; {} keeps the earlier digests; commit it",
-                reissued.evidence.examples,
-                reissued.evidence.random_cases,
-                cgp_codegen::release::MANIFEST_PATH
-            );
-            ExitCode::SUCCESS
-        }
-        Err(problem) => fail(&problem),
-    }
-}
-
-/// `cargo xtask release --version V [--from DIR]`: the working version as
-/// `release`; an older released version is re-issued from the schemas and
-/// corpus of `from`, a checkout of the tree that released it.
-fn release_version(
+/// `cargo xtask release [--version V [--from DIR]]`: the decision is
+/// `cgp_codegen::gates::releasing`'s; this prints it.
+fn release(
     root: &std::path::Path,
-    version: &str,
+    version: Option<&str>,
     from: Option<&std::path::Path>,
 ) -> ExitCode {
-    let version: cgp_schema::ProtocolVersion = match version.parse() {
-        Ok(version) => version,
-        Err(error) => return fail(&error),
+    let (deserialize, serialize) = contracts();
+    let contracts = Contracts {
+        deserialize: &deserialize,
+        serialize: &serialize,
     };
-    let generation = match cgp_codegen::generate(root) {
-        Ok(generation) => generation,
-        Err(problems) => return fail(&problems),
+    let attempt = match version {
+        None => releasing::release(root, contracts),
+        Some(version) => match version.parse::<cgp_schema::ProtocolVersion>() {
+            Ok(version) => releasing::release_version(root, &version, from, contracts),
+            Err(error) => return fail(&error),
+        },
     };
-    let working = &generation.set.version;
-    if &version == working {
-        if from.is_some() {
-            return fail(&format!(
-                "{version} is the working version: it is released or re-issued from schema/, without --from"
-            ));
+    print_gates(&attempt.gates);
+    match attempt.outcome {
+        Ok(released) => print_released(&released),
+        Err(refusal) => fail(&refusal),
+    }
+}
+
+/// Prints what a release wrote, and what to commit.
+fn print_released(released: &Released) -> ExitCode {
+    let manifest = cgp_codegen::plan::MANIFEST_PATH;
+    match released {
+        Released::Released { version, changelog } => {
+            println!(
+                "released {version}: {manifest} records the SHA-256 of its bundles; commit it"
+            );
+            print_changelog(version, changelog)
         }
-        return release(root);
-    }
-    if generation.releases.release(&version).is_none() {
-        return fail(&format!(
-            "{version} is not released (the working version is {working}); only a released version can be re-issued"
-        ));
-    }
-    let Some(from) = from else {
-        return fail(&format!(
-            "{version} is older than the working version {working}, and schema/ no longer holds its schemas: give a checkout of the tree that released it with --from DIR (e.g. `git worktree add DIR <commit>`)"
-        ));
-    };
-    if !gates_hold(root, &generation, &Gate::ALL) {
-        return fail(&format!(
-            "refusing to re-issue {version}: every gate of `cargo xtask check` must pass first"
-        ));
-    }
-    let source = match cgp_codegen::generate(from) {
-        Ok(source) => source,
-        Err(problems) => {
-            eprintln!("{problems}");
-            return fail(&format!(
-                "{}: cannot generate {version} from it",
-                from.display()
-            ));
+        Released::Unchanged {
+            version,
+            changelog: ChangelogStep::Present,
+        } => {
+            println!("{version} is already released with exactly these bundles; nothing to do");
+            ExitCode::SUCCESS
         }
-    };
-    let reissued = match cgp_codegen::release::reissue_version(
-        root,
-        &generation.releases,
-        &version,
-        &source,
-    ) {
-        Ok(reissued) => reissued,
-        Err(problems) => {
-            for problem in &problems {
-                eprintln!("{problem}");
+        Released::Unchanged { version, changelog } => {
+            println!("{version} is already released with exactly these bundles");
+            print_changelog(version, changelog)
+        }
+        Released::Reissued {
+            version,
+            changed,
+            evidence,
+            from,
+        } => {
+            for path in changed {
+                println!("re-issued {path}");
             }
-            return fail(&format!(
-                "refusing to re-issue {version}: the bundles {} gives would not judge the wire the same",
-                from.display()
-            ));
+            let of = from
+                .as_ref()
+                .map(|from| format!(" of {}", from.display()))
+                .unwrap_or_default();
+            println!(
+                "re-issued {version}: the same verdicts under both profiles on {} SPEC.md examples{of} and {} randomised envelopes, and no change the classifier sees; {manifest} keeps the earlier digests; commit it",
+                evidence.examples, evidence.random_cases,
+            );
+            ExitCode::SUCCESS
         }
-    };
-    if reissued.changed.is_empty() {
-        println!("{version} is already released with exactly these bundles; nothing to do");
-        return ExitCode::SUCCESS;
     }
-    // The new bundles and digests first; then everything codegen derives from
-    // the published bundles (the copies cgp embeds, the older family's types
-    // and docs), as `cargo xtask codegen` would write it.
-    let mut files = generation.files.clone();
-    files.extend(reissued.files.clone());
-    files.insert(
-        cgp_codegen::release::MANIFEST_PATH.to_owned(),
-        reissued.manifest.render(),
-    );
-    if let Err(problem) = output::write(root, &files, &generation.foreign, &RealFileSystem) {
-        return fail(&problem);
+}
+
+/// Prints what became of a released version's CHANGELOG.md section.
+fn print_changelog(version: &cgp_schema::ProtocolVersion, step: &ChangelogStep) -> ExitCode {
+    match step {
+        ChangelogStep::Present => ExitCode::SUCCESS,
+        ChangelogStep::Added => {
+            let file = cgp_report::changelog::CHANGELOG_FILE;
+            println!("{file}: added the section of {version}; commit it");
+            ExitCode::SUCCESS
+        }
+        ChangelogStep::Failed(problems) => fail(problems),
     }
-    let derived = cgp_codegen::generate(root).and_then(|derived| {
-        output::write(root, &derived.files, &derived.foreign, &RealFileSystem)
-            .map_err(cgp_schema::Diagnostics::one)
-    });
-    if let Err(problems) = derived {
-        return fail(&format!(
-            "{problems}\nre-issued {version}, but the files derived from it are not written; run `cargo xtask codegen`"
-        ));
-    }
-    for path in &reissued.changed {
-        println!("re-issued {path}");
-    }
-    println!(
-        "re-issued {version}: the same verdicts under both profiles on {} SPEC.md examples of {} and {} randomised envelopes, and no change the classifier sees; {} keeps the earlier digests; commit it",
-        reissued.evidence.examples,
-        from.display(),
-        reissued.evidence.random_cases,
-        cgp_codegen::release::MANIFEST_PATH
-    );
-    ExitCode::SUCCESS
 }
 
 /// `cargo xtask set-version <version>`: rewrites the version the schemas declare.
@@ -729,7 +486,7 @@ fn set_version(root: &std::path::Path, version: &str) -> ExitCode {
         Ok(version) => version,
         Err(error) => return fail(&error),
     };
-    let written = match cgp_codegen::release::set_version(root, &version) {
+    let written = match cgp_codegen::gates::release::set_version(root, &version) {
         Ok(written) => written,
         Err(problem) => return fail(&problem),
     };

@@ -181,10 +181,9 @@ fn a_member_renamed_and_a_closed_enum_value_added_in_the_types_only() {
     .expect("write");
     tree.edit_text(
         &frame,
-        "    Omitted,\n}",
-        "    Omitted,\n    /// A mutation.\n    Approximate,\n}",
+        "        Omitted => \"omitted\",\n",
+        "        Omitted => \"omitted\",\n        /// A mutation.\n        Approximate => \"approximate\",\n",
     );
-    tree.edit_text(&frame, "            Self::Omitted => \"omitted\",", "            Self::Omitted => \"omitted\",\n            Self::Approximate => \"approximate\",");
 
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(cargo)

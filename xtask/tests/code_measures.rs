@@ -15,6 +15,22 @@ const MAX_FUNCTION_LINES: usize = 100;
 const MAX_FILE_LINES: usize = 600;
 const MAX_STRING_ERRORS: usize = 5;
 
+/// Issue 35's measures not yet met, each named so it cannot hide: a listed
+/// item that meets its measure fails this test until it leaves the list.
+/// Files here are exempt from the `Result<_, String>` count too.
+const PENDING: &[&str] = &[
+    "crates/cgp-bench/src/lib.rs: fn run",
+    "crates/cgp-bench/src/report.rs: fn targets",
+    "crates/cgp-bench/src/report.rs: fn render",
+    "crates/cgp-bench/src/transcript.rs: fn write",
+    "crates/cgp-codegen/src/python/fast.rs: fn fast_decoder",
+    "crates/cgp-codegen/src/python/fast.rs: fn fast_writer",
+    "crates/cgp-codegen/src/typescript/codec.rs: file",
+    "crates/cgp-codegen/src/typescript/codec.rs: fn decode",
+    "crates/cgp-codegen/src/typescript/codec.rs: fn encode",
+    "crates/cgp-bench/src: Result<_, String>",
+];
+
 /// Every hand-written `.rs` file under `crates/*/src` and `xtask/src`.
 fn sources(root: &Path) -> Vec<PathBuf> {
     let mut roots = vec![root.join("xtask/src")];
@@ -95,16 +111,48 @@ impl<'ast> Visit<'ast> for Measure {
     }
 }
 
-/// `Result<…, String>` written in a file, outside comments and strings.
-fn string_errors(text: &str) -> Vec<usize> {
-    let mut found = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let code = line.split("//").next().unwrap_or_default();
-        if code.contains("Result<") && code.replace(' ', "").contains(",String>") {
-            found.push(index + 1);
+/// Whether a type is `String`.
+fn is_string(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(path) if path.qself.is_none() && path.path.is_ident("String"))
+}
+
+/// The line of every `Result<_, String>` in a file, read as types, so a
+/// `Result<BTreeMap<String, String>, E>` is not one.
+#[derive(Default)]
+struct StringErrors(Vec<usize>);
+
+impl<'ast> Visit<'ast> for StringErrors {
+    fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+        if !is_test_only(&item.attrs) {
+            syn::visit::visit_item_mod(self, item);
         }
     }
-    found
+
+    fn visit_type_path(&mut self, path: &'ast syn::TypePath) {
+        if let Some(last) = path.path.segments.last()
+            && last.ident == "Result"
+            && let syn::PathArguments::AngleBracketed(args) = &last.arguments
+        {
+            let types: Vec<&syn::Type> = args
+                .args
+                .iter()
+                .filter_map(|arg| match arg {
+                    syn::GenericArgument::Type(ty) => Some(ty),
+                    _ => None,
+                })
+                .collect();
+            if types.len() == 2 && is_string(types[1]) {
+                self.0.push(last.ident.span().start().line);
+            }
+        }
+        syn::visit::visit_type_path(self, path);
+    }
+}
+
+fn string_errors(file: &syn::File) -> Vec<usize> {
+    let mut found = StringErrors::default();
+    found.visit_file(file);
+    found.0
 }
 
 #[test]
@@ -114,6 +162,7 @@ fn hand_written_rust_keeps_its_measures() {
         .expect("the workspace");
     let mut problems = Vec::new();
     let mut string_error_sites = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
     for path in sources(root) {
         let shown = path
             .strip_prefix(root)
@@ -125,19 +174,23 @@ fn hand_written_rust_keeps_its_measures() {
         let mut measure = Measure::default();
         measure.visit_file(&file);
         let lines = text.lines().count() - measure.test_lines;
-        if lines > MAX_FILE_LINES {
+        if lines > MAX_FILE_LINES && pending(&mut seen, format!("{shown}: file")) {
             problems.push(format!(
                 "{shown}: {lines} lines outside test modules (at most {MAX_FILE_LINES}); split it by job"
             ));
         }
         for (name, line, length) in measure.functions {
-            if length > MAX_FUNCTION_LINES {
+            if length > MAX_FUNCTION_LINES && pending(&mut seen, format!("{shown}: fn {name}")) {
                 problems.push(format!(
                     "{shown}:{line}: fn {name} has {length} lines (at most {MAX_FUNCTION_LINES})"
                 ));
             }
         }
-        for line in string_errors(&text) {
+        let exempt = shown.starts_with("crates/cgp-bench/src");
+        if exempt && !string_errors(&file).is_empty() {
+            seen.insert("crates/cgp-bench/src: Result<_, String>".to_owned());
+        }
+        for line in string_errors(&file).into_iter().filter(|_| !exempt) {
             string_error_sites.push(format!("{shown}:{line}"));
         }
     }
@@ -148,7 +201,25 @@ fn hand_written_rust_keeps_its_measures() {
             string_error_sites.join("\n    ")
         ));
     }
+    for item in PENDING {
+        if !seen.contains(*item) {
+            problems.push(format!(
+                "{item} now meets its measure: remove it from PENDING"
+            ));
+        }
+    }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Whether a problem is to be reported: false for a listed pending item, which
+/// is recorded as still seen.
+fn pending(seen: &mut std::collections::BTreeSet<String>, item: String) -> bool {
+    if PENDING.contains(&item.as_str()) {
+        seen.insert(item);
+        false
+    } else {
+        true
+    }
 }
 
 #[test]
@@ -165,8 +236,11 @@ fn the_measure_sees_a_long_function_and_a_string_error() {
     );
     assert_eq!(measure.functions[0].2, MAX_FUNCTION_LINES + 2);
     assert_eq!(measure.test_lines, 2);
-    assert_eq!(
-        string_errors("fn f() -> Result<u8, String> {}\n// Result<u8, String>"),
-        [1]
-    );
+    let file = syn::parse_file(
+        "fn f() -> Result<u8, String> { todo!() }\n// Result<u8, String>\n\
+         fn g() -> Result<BTreeMap<String, String>, E> { todo!() }\n\
+         fn h() -> std::result::Result<(), String> { todo!() }\n",
+    )
+    .expect("parses");
+    assert_eq!(string_errors(&file), [1, 4]);
 }

@@ -46,7 +46,7 @@
 
 mod support;
 
-use cgp_schema::model::camel_case;
+use cgp_schema::model::pascal_case;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -106,7 +106,7 @@ fn add_frame_kind(copy: &Copy) -> String {
     let types = copy.read(VOCABULARY_TYPES);
     let start = types.find("pub enum FrameKind {").expect("FrameKind");
     let end = start + types[start..].find("\n    }\n").expect("the enum's end");
-    let variant = camel_case(&kind);
+    let variant = pascal_case(&kind);
     let types = format!(
         "{}\n        /// `\"{kind}\"`: a rehearsed kind.\n        {variant} = \"{kind}\",{}",
         &types[..end],
@@ -171,11 +171,11 @@ fn serde_snake_case(name: &str) -> String {
 }
 
 /// Whether a snake_case wire name comes back unchanged from each spelling the
-/// generators and serde give it: the Rust and Go type name (`camel_case`,
+/// generators and serde give it: the Rust and Go type name (`pascal_case`,
 /// read back by serde's `snake_case`), the TypeScript member (`lowerCamel`),
 /// the kebab-case file name and the upper-case Python constant.
 fn survives_every_naming_scheme(name: &str) -> bool {
-    let camel = camel_case(name);
+    let camel = pascal_case(name);
     let lower_camel = format!("{}{}", camel[..1].to_lowercase(), &camel[1..]);
     let digit_after_underscore = name
         .split('_')
@@ -259,7 +259,6 @@ fn insert_section_before(spec: &str, heading: &str, text: &str) -> String {
 
 const ENVELOPE_SCHEMA: &str = "schema/envelope.schema.json";
 const ENVELOPE_TYPE: &str = "crates/cgp-types/src/envelope.rs";
-const ROUND_TRIP: &str = "crates/cgp-types/tests/roundtrip.rs";
 
 /// A variant the minor adds (recipe "Add an envelope variant") and the major
 /// removes: host to provider, with an optional `id`. Every text inserted is
@@ -288,7 +287,7 @@ impl AddedVariant {
             .collect();
         let tag = free_name("ping", |tag| variants.iter().any(|known| known == tag));
         let kebab = tag.replace('_', "-");
-        let name = camel_case(&tag);
+        let name = pascal_case(&tag);
         let since = minor.number();
         let file = format!("schema/variants/{kebab}.schema.json");
         let schema = json!({
@@ -337,8 +336,8 @@ impl AddedVariant {
                  ```json cgp-example name=rehearsed-{kebab}.maximal target=Envelope expect=valid\n{{\"type\": \"{tag}\", \"id\": \"p1\"}}\n```\n\n"
             ),
         };
-        // The hand-written types: the Envelope variant, Variant, Variant::ALL,
-        // as_str, direction and Envelope::variant.
+        // The hand-written types: the Envelope variant, its row in the
+        // `variants!` table and its arm in Envelope::variant.
         let mut types = copy.read(ENVELOPE_TYPE);
         let mut edit = |after: &str, needle: &str, text: String| {
             types = insert_before(&types, after, needle, &text);
@@ -357,43 +356,11 @@ impl AddedVariant {
             format!("            Envelope::{name} {{ .. }} => Variant::{name},\n"),
         );
         edit(
-            "pub enum Variant {",
+            "variants! {",
             "\n}\n",
-            format!("\n    /// `{tag}`\n    {name},"),
+            format!("\n    /// `{tag}`\n    {name} => \"{tag}\", HostToProvider;"),
         );
-        edit(
-            "pub const ALL: [Variant;",
-            "\n    ];",
-            format!("\n        Variant::{name},"),
-        );
-        edit(
-            "pub fn as_str(self) -> &'static str {",
-            "        }\n    }\n",
-            format!("            Variant::{name} => \"{tag}\",\n"),
-        );
-        edit(
-            "pub fn direction(self) -> Direction {",
-            "        }\n    }\n",
-            format!("            Variant::{name} => Direction::HostToProvider,\n"),
-        );
-        set_length(&mut types, "pub const ALL: [Variant; ", 1);
         copy.write(ENVELOPE_TYPE, &types);
-        // The round-trip lines.
-        let mut lines = copy.read(ROUND_TRIP);
-        for (function, line) in [
-            (
-                "fn maximal_lines()",
-                format!("        r#\"{{\"type\":\"{tag}\",\"id\":\"p1\"}}\"#.to_owned(),\n"),
-            ),
-            (
-                "fn minimal_lines()",
-                format!("        r#\"{{\"type\":\"{tag}\"}}\"#,\n"),
-            ),
-        ] {
-            lines = insert_before(&lines, function, "    ]\n}\n", &line);
-            added.edits.push((ROUND_TRIP, line));
-        }
-        copy.write(ROUND_TRIP, &lines);
         // SPEC.md: its row in §Envelope's table and its section under §Variants.
         let spec = copy.read("SPEC.md");
         let spec = insert_before(
@@ -422,9 +389,6 @@ impl AddedVariant {
         for (file, text) in &self.edits {
             copy.write(file, &remove_inserted(&copy.read(file), text));
         }
-        let mut types = copy.read(ENVELOPE_TYPE);
-        set_length(&mut types, "pub const ALL: [Variant; ", -1);
-        copy.write(ENVELOPE_TYPE, &types);
         let spec = remove_inserted(&copy.read("SPEC.md"), &self.table_row);
         let tag = &self.tag;
         let spec = spec.replacen(
@@ -462,36 +426,15 @@ impl AddedClosedValue {
             value: value.clone(),
             edits: Vec::new(),
         };
-        let name = camel_case(&value);
+        let name = pascal_case(&value);
         let enum_start = format!("pub enum {CLOSED_NAME} {{");
-        let all_start = format!("pub const ALL: [{CLOSED_NAME}; ");
         let mut types = copy.read(CLOSED_TYPE);
-        let mut edit = |after: &str, needle: &str, text: String| {
-            types = insert_before(&types, after, needle, &text);
-            added.edits.push((CLOSED_TYPE, text));
-        };
-        edit(
-            &enum_start,
-            "\n}\n",
-            format!("\n    /// `\"{value}\"`: a rehearsed value.\n    {name},"),
+        // The enum's row in its `spelled!` table: the variant and its spelling.
+        let row = format!(
+            "\n        /// `\"{value}\"`: a rehearsed value.\n        {name} => \"{value}\","
         );
-        edit(
-            &format!("impl {CLOSED_NAME} {{"),
-            "        }\n    }\n",
-            format!("            Self::{name} => \"{value}\",\n"),
-        );
-        // The ALL list: its last entry and its length.
-        let at = types.find(&all_start).expect("ALL");
-        let close = at + types[at..].find("];").expect("ALL's end");
-        let end = types[..close].trim_end().len();
-        let entry = if types[..end].ends_with(',') {
-            format!(" Self::{name},")
-        } else {
-            format!(", Self::{name}")
-        };
-        types = format!("{}{entry}{}", &types[..end], &types[end..]);
-        added.edits.push((CLOSED_TYPE, entry));
-        set_length(&mut types, &all_start, 1);
+        types = insert_before(&types, &enum_start, "\n    }\n", &row);
+        added.edits.push((CLOSED_TYPE, row));
         copy.write(CLOSED_TYPE, &types);
         // SPEC.md: its row in the type's table, and a valid example.
         let spec = copy.read("SPEC.md");
@@ -527,21 +470,7 @@ impl AddedClosedValue {
         for (file, text) in &self.edits {
             copy.write(file, &remove_inserted(&copy.read(file), text));
         }
-        let mut types = copy.read(CLOSED_TYPE);
-        set_length(&mut types, &format!("pub const ALL: [{CLOSED_NAME}; "), -1);
-        copy.write(CLOSED_TYPE, &types);
     }
-}
-
-/// Changes the array length written right after `declaration` by `by`.
-fn set_length(source: &mut String, declaration: &str, by: isize) {
-    let start = source
-        .find(declaration)
-        .unwrap_or_else(|| panic!("no `{declaration}`"))
-        + declaration.len();
-    let end = start + source[start..].find(']').expect("the length's end");
-    let count: isize = source[start..end].parse().expect("a length");
-    *source = format!("{}{}{}", &source[..start], count + by, &source[end..]);
 }
 
 /// The member of an added type's examples, a string until the major retypes
@@ -574,10 +503,10 @@ impl AddedType {
             .flat_map(|folder| copy.schemas_in(folder))
             .map(|schema| schema["title"].as_str().expect("a title").to_owned())
             .collect();
-        let snake = free_name("query_hint", |name| titles.contains(&camel_case(name)));
+        let snake = free_name("query_hint", |name| titles.contains(&pascal_case(name)));
         let query = copy.read_json(QUERY_SCHEMA);
         let member = free_name(&snake, |name| query["properties"].get(name).is_some());
-        let name = camel_case(&snake);
+        let name = pascal_case(&snake);
         let kebab = snake.replace('_', "-");
         let since = minor.number();
         let file = format!("schema/types/{kebab}.schema.json");
@@ -687,16 +616,18 @@ impl AddedType {
 }
 
 /// The test targets run at each step, and why each depends on the version:
-const VERSION_TESTS: [&str; 8] = [
-    // the hand-written types, edited at each step, re-encode what they decode;
+const VERSION_TESTS: [&str; 9] = [
+    // the hand-written types, edited at each step, re-encode what they decode,
+    // the SPEC.md corpus's envelope examples included;
     "roundtrip",
+    "envelope_round_trip",
     // each major family's generated types decode their family's corpus;
     "families",
     // `cgp` embeds every published bundle and judges by `--version`;
     "validate",
     "diff",
     // the gates on scratch copies, with versions derived from the working one;
-    "drift_gate",
+    "bump_gate",
     "reissue",
     "check_bites",
     // no source names a version by hand.

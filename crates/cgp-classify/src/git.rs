@@ -107,27 +107,7 @@ pub fn load_side_at(reference: &str, path: &Path) -> Result<ComparedVersion, Dia
     )
     .map_err(git_fail)?
     .unwrap_or_default();
-    let mut entries = Vec::new();
-    for record in listing
-        .split(|&byte| byte == 0)
-        .filter(|record| !record.is_empty())
-    {
-        let record = String::from_utf8_lossy(record);
-        let Some((meta, name)) = record.split_once('\t') else {
-            continue;
-        };
-        let mut fields = meta.split(' ');
-        let (Some(mode), Some(kind), Some(object)) = (fields.next(), fields.next(), fields.next())
-        else {
-            continue;
-        };
-        entries.push((
-            mode.to_owned(),
-            kind.to_owned(),
-            object.to_owned(),
-            name.to_owned(),
-        ));
-    }
+    let entries = tree_entries(&listing);
     let display_root = display(&in_repo);
     match entries.as_slice() {
         [] => Err(fail(format!(
@@ -176,6 +156,35 @@ pub fn load_side_at(reference: &str, path: &Path) -> Result<ComparedVersion, Dia
             ComparedVersion::from_source(SchemaSet::from_sources(&display_root, sources)?)
         }
     }
+}
+
+/// One `git ls-tree` entry: mode, kind, object and path.
+type TreeEntry = (String, String, String, String);
+
+/// The entries of `git ls-tree -z` output.
+fn tree_entries(listing: &[u8]) -> Vec<TreeEntry> {
+    let mut entries = Vec::new();
+    for record in listing
+        .split(|&byte| byte == 0)
+        .filter(|record| !record.is_empty())
+    {
+        let record = String::from_utf8_lossy(record);
+        let Some((meta, name)) = record.split_once('\t') else {
+            continue;
+        };
+        let mut fields = meta.split(' ');
+        let (Some(mode), Some(kind), Some(object)) = (fields.next(), fields.next(), fields.next())
+        else {
+            continue;
+        };
+        entries.push((
+            mode.to_owned(),
+            kind.to_owned(),
+            object.to_owned(),
+            name.to_owned(),
+        ));
+    }
+    entries
 }
 
 /// The directory to run git in and `path` relative to its repository's root.

@@ -77,45 +77,37 @@ use walk::Walker;
 /// nest a handful of levels; the limit only stops a malicious or cyclic input.
 const MAX_DEPTH: usize = 64;
 
-/// The protocol version bump a change requires, ordered `None < Minor < Major`.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize,
-    schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum Bump {
-    /// No bump: nothing a peer can observe changed.
-    #[default]
-    None,
-    /// A minor version (`1.0` → `1.1`): every peer of the family survives it.
-    Minor,
-    /// A new major family (`1.x` → `2.0`): old peers break.
-    Major,
+use cgp_types::spelled;
+
+spelled! {
+    /// The protocol version bump a change requires, ordered `None < Minor < Major`.
+    #[derive(
+        Debug,
+        Clone,
+        Copy,
+        PartialEq,
+        Eq,
+        PartialOrd,
+        Ord,
+        Hash,
+        Default,
+        serde::Serialize,
+        serde::Deserialize,
+        schemars::JsonSchema,
+    )]
+    #[serde(rename_all = "snake_case")]
+    pub enum Bump {
+        /// No bump: nothing a peer can observe changed.
+        #[default]
+        None => "none",
+        /// A minor version (`1.0` → `1.1`): every peer of the family survives it.
+        Minor => "minor",
+        /// A new major family (`1.x` → `2.0`): old peers break.
+        Major => "major",
+    }
 }
 
 impl Bump {
-    /// All bumps, smallest first.
-    pub const ALL: [Bump; 3] = [Bump::None, Bump::Minor, Bump::Major];
-
-    /// `none`, `minor` or `major`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Bump::None => "none",
-            Bump::Minor => "minor",
-            Bump::Major => "major",
-        }
-    }
-
     /// The bump from `from` to `to`, or `None` when `to` is older than `from` or
     /// names another protocol. Equal versions are [`Bump::None`].
     pub fn between(from: &ProtocolVersion, to: &ProtocolVersion) -> Option<Bump> {

@@ -1,6 +1,7 @@
 //! `cgp proxy`: the front end of `cgp-proxy`, over stdio or HTTP.
 
 use crate::exit::Exit;
+use crate::usage::{Usage, variable};
 use cgp_check::Validator;
 use cgp_conformance::http::{Bearer, Endpoint, Header, HttpProvider, Roots, shown_url};
 use cgp_proxy::stdio::Record;
@@ -45,7 +46,7 @@ pub struct Args {
     pub command: Vec<OsString>,
 }
 
-fn trouble(message: &str) -> ExitCode {
+fn trouble(message: impl std::fmt::Display) -> ExitCode {
     eprintln!("cgp proxy: {message}");
     ExitCode::from(Exit::Trouble)
 }
@@ -56,14 +57,14 @@ pub fn run(args: Args, validator: Validator) -> ExitCode {
         None => None,
         Some(path) => match File::create(path) {
             Ok(file) => Some(Arc::new(Mutex::new(BufWriter::new(file)))),
-            Err(error) => return trouble(&format!("--record {}: {error}", path.display())),
+            Err(error) => return trouble(format!("--record {}: {error}", path.display())),
         },
     };
     let sink: Box<dyn Write + Send> = match &args.findings {
         None => Box::new(std::io::stderr()),
         Some(path) => match File::create(path) {
             Ok(file) => Box::new(file),
-            Err(error) => return trouble(&format!("--findings {}: {error}", path.display())),
+            Err(error) => return trouble(format!("--findings {}: {error}", path.display())),
         },
     };
     let (judge, judged) = Judge::start(validator, args.format, sink);
@@ -75,7 +76,7 @@ pub fn run(args: Args, validator: Validator) -> ExitCode {
             };
             let server = match cgp_mock::serve::bind(&listen) {
                 Ok(server) => server,
-                Err(problem) => return trouble(&format!("--listen: {problem}")),
+                Err(problem) => return trouble(format!("--listen: {problem}")),
             };
             let loopback = match server.server_addr() {
                 tiny_http::ListenAddr::IP(address) => address.ip().is_loopback(),
@@ -83,7 +84,7 @@ pub fn run(args: Args, validator: Validator) -> ExitCode {
                 tiny_http::ListenAddr::Unix(_) => false,
             };
             if !loopback {
-                return trouble(&format!(
+                return trouble(format!(
                     "--listen {listen}: the proxy listens with plain HTTP on a loopback address only (127.0.0.0/8 or [::1])"
                 ));
             }
@@ -93,7 +94,7 @@ pub fn run(args: Args, validator: Validator) -> ExitCode {
             drop(stdout);
             match cgp_proxy::http::serve(&server, &upstream, &judge, record.as_ref()) {
                 Ok(()) => ExitCode::SUCCESS,
-                Err(error) => trouble(&error.to_string()),
+                Err(error) => trouble(error),
             }
         }
         None => {
@@ -121,7 +122,7 @@ pub fn run(args: Args, validator: Validator) -> ExitCode {
                         .iter()
                         .map(|part| part.to_string_lossy().into_owned())
                         .collect();
-                    trouble(&format!("cannot start `{}`: {error}", shown.join(" ")))
+                    trouble(format!("cannot start `{}`: {error}", shown.join(" ")))
                 }
             }
         }
@@ -131,42 +132,37 @@ pub fn run(args: Args, validator: Validator) -> ExitCode {
 /// The upstream provider, with the credentials, headers and roots of `cgp
 /// check --http` (the same library types: the secret is masked in every form
 /// it may be echoed in).
-fn http_provider(upstream: &Upstream) -> Result<HttpProvider, String> {
+fn http_provider(upstream: &Upstream) -> Result<HttpProvider, Usage> {
     let endpoint = Endpoint::parse(&upstream.url)
-        .map_err(|error| format!("--to {}: {error}", shown_url(&upstream.url)))?;
+        .map_err(|error| Usage(format!("--to {}: {error}", shown_url(&upstream.url))))?;
     let bearer = match &upstream.bearer_env {
         None => None,
         Some(name) => Some(
             Bearer::new(variable("--bearer-env", name)?)
-                .map_err(|error| format!("--bearer-env {name}: {error}"))?,
+                .map_err(|error| Usage(format!("--bearer-env {name}: {error}")))?,
         ),
     };
     let mut sent = Vec::new();
     for text in &upstream.headers {
-        sent.push(Header::plain(text).map_err(|error| format!("--header: {error}"))?);
+        sent.push(Header::plain(text).map_err(|error| Usage(format!("--header: {error}")))?);
     }
     for text in &upstream.header_env {
         let Some((name, var)) = text.split_once('=').filter(|(_, var)| !var.is_empty()) else {
-            return Err(format!("--header-env {text}: not Name=VAR"));
+            return Err(Usage(format!("--header-env {text}: not Name=VAR")));
         };
         let value = variable("--header-env", var)?;
         sent.push(
             Header::secret(name.trim(), &value)
-                .map_err(|error| format!("--header-env {name}: {error}"))?,
+                .map_err(|error| Usage(format!("--header-env {name}: {error}")))?,
         );
     }
     let roots = match &upstream.ca_cert {
         None => Roots::default(),
-        Some(path) => Roots::from_pem_file(path).map_err(|error| format!("--ca-cert: {error}"))?,
+        Some(path) => {
+            Roots::from_pem_file(path).map_err(|error| Usage(format!("--ca-cert: {error}")))?
+        }
     };
     Ok(HttpProvider::new(endpoint, bearer, upstream.timeout)
         .with_headers(sent)
         .with_roots(&roots))
-}
-
-/// The value of the environment variable `name`; the error names the
-/// variable, never a value.
-fn variable(flag: &str, name: &str) -> Result<String, String> {
-    std::env::var(name)
-        .map_err(|_| format!("{flag} {name}: the variable is not set (or not Unicode)"))
 }

@@ -7,6 +7,7 @@ use crate::exit::Exit;
 use crate::github::{Annotation, Level};
 use crate::render::Format;
 use crate::style::{Style, printable};
+use crate::usage::Usage;
 use cgp_report::junit::{self, Failure as JunitFailure, Suite};
 use cgp_vectors::harness::{self, Options};
 use cgp_vectors::report::{Report, Tally};
@@ -26,32 +27,32 @@ struct EmbeddedVectors {
 include!("../vectors/index.rs");
 
 /// The embedded files of `version`, or a usage error naming the known ones.
-fn files(version: &str) -> Result<&'static [(&'static str, &'static str)], String> {
+fn files(version: &str) -> Result<&'static [(&'static str, &'static str)], Usage> {
     EMBEDDED
         .iter()
         .find(|embedded| embedded.version == version)
         .map(|embedded| embedded.files)
         .ok_or_else(|| {
             let known: Vec<&str> = EMBEDDED.iter().map(|e| e.version).collect();
-            format!(
+            Usage(format!(
                 "no embedded vectors for {version}; known: {}",
                 known.join(", ")
-            )
+            ))
         })
 }
 
 /// Every case of `version`, file by file in name order.
-fn cases(version: &str) -> Result<Vec<Case>, String> {
+fn cases(version: &str) -> Result<Vec<Case>, Usage> {
     let mut cases = Vec::new();
     for (name, text) in files(version)? {
         if name.ends_with(".ndjson") {
-            cases.extend(read_cases(name, text).map_err(|error| error.to_string())?);
+            cases.extend(read_cases(name, text).map_err(|error| Usage(error.to_string()))?);
         }
     }
     Ok(cases)
 }
 
-fn trouble(problem: &str) -> ExitCode {
+fn trouble(problem: impl std::fmt::Display) -> ExitCode {
     eprintln!("cgp: {problem}");
     ExitCode::from(Exit::Trouble)
 }
@@ -65,7 +66,7 @@ fn emit(text: &str) -> ExitCode {
     {
         Ok(()) => ExitCode::from(Exit::Valid),
         Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::from(Exit::Valid),
-        Err(error) => trouble(&error.to_string()),
+        Err(error) => trouble(error),
     }
 }
 
@@ -106,12 +107,12 @@ pub fn export(version: &str, dir: &Path) -> ExitCode {
         Err(problem) => return trouble(&problem),
     };
     if let Err(error) = std::fs::create_dir_all(dir) {
-        return trouble(&format!("cannot create {}: {error}", dir.display()));
+        return trouble(format!("cannot create {}: {error}", dir.display()));
     }
     for (name, text) in files {
         let path = dir.join(name);
         if let Err(error) = std::fs::write(&path, text) {
-            return trouble(&format!("cannot write {}: {error}", path.display()));
+            return trouble(format!("cannot write {}: {error}", path.display()));
         }
     }
     eprintln!(

@@ -167,8 +167,9 @@ fn each_fault_fails_under_its_rule_and_the_allowed_ones_pass() {
 
 /// Runs `cgp proxy ARGS -- PROVIDER...`, writing `input` in `pieces` with a
 /// pause between them; returns the output.
-fn proxied(args: &[&str], provider: &[&str], pieces: &[&[u8]]) -> Output {
-    let mut child = Command::new(CGP)
+/// `cgp proxy <args> -- <provider>` with every stream piped.
+fn proxy(args: &[&str], provider: &[&str]) -> Child {
+    Command::new(CGP)
         .arg("proxy")
         .args(args)
         .arg("--")
@@ -177,7 +178,11 @@ fn proxied(args: &[&str], provider: &[&str], pieces: &[&[u8]]) -> Output {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("cgp proxy starts");
+        .expect("cgp proxy starts")
+}
+
+fn proxied(args: &[&str], provider: &[&str], pieces: &[&[u8]]) -> Output {
+    let mut child = proxy(args, provider);
     let mut stdin = child.stdin.take().expect("stdin");
     for piece in pieces {
         stdin.write_all(piece).expect("written");
@@ -186,6 +191,44 @@ fn proxied(args: &[&str], provider: &[&str], pieces: &[&[u8]]) -> Output {
     }
     drop(stdin);
     child.wait_with_output().expect("cgp proxy ends")
+}
+
+/// Like [`proxied`], but the rest of the host's lines wait for the provider's
+/// first line (its `handshake_ack`), so the judge knows what the provider
+/// declared before it judges them, however loaded the machine is.
+fn proxied_after_ack(args: &[&str], provider: &[&str], pieces: &[&[u8]]) -> Output {
+    let mut child = proxy(args, provider);
+    let mut stderr = child.stderr.take().expect("stderr");
+    let findings = std::thread::spawn(move || {
+        let mut text = Vec::new();
+        stderr.read_to_end(&mut text).expect("stderr read");
+        text
+    });
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let (first, rest) = pieces.split_first().expect("a handshake first");
+    stdin.write_all(first).expect("written");
+    stdin.flush().expect("flushed");
+    let mut replies = Vec::new();
+    let mut chunk = [0u8; 4096];
+    while !replies.contains(&b'\n') {
+        let read = stdout.read(&mut chunk).expect("stdout read");
+        assert!(read > 0, "the provider ended before its handshake_ack");
+        replies.extend_from_slice(&chunk[..read]);
+    }
+    for piece in rest {
+        stdin.write_all(piece).expect("written");
+        stdin.flush().expect("flushed");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(stdin);
+    stdout.read_to_end(&mut replies).expect("stdout read");
+    let status = child.wait().expect("cgp proxy ends");
+    Output {
+        status,
+        stdout: replies,
+        stderr: findings.join().expect("the stderr reader"),
+    }
 }
 
 #[test]
@@ -279,7 +322,7 @@ fn a_hosts_faults_are_named_live() {
         "request": {"frames": [{"provider_id": "cgp-mock", "frame_id": "doc:adr-0042"}]}
     }));
     let shutdown = line(serde_json::json!({"type": "shutdown"}));
-    let output = proxied(
+    let output = proxied_after_ack(
         &["--format", "json"],
         &[CGP, "mock", "--without", "correlation,verify,embeddings"],
         &[&handshake(), &with_id, &with_embedding, &verify, &shutdown],

@@ -9,7 +9,9 @@
 
 use cgp_gates::corpus::Example;
 use cgp_schema::diagnostic::Diagnostic;
-use cgp_schema::model::{Emit, Member as ModelMember, Protocol, Shape, TaggedUnion};
+use cgp_schema::model::{
+    Emit, Member as ModelMember, NamedType, Protocol, Shape, TaggedUnion, Variant,
+};
 use minijinja::Environment;
 use minijinja::value::Serde;
 use serde::Serialize;
@@ -131,166 +133,213 @@ fn render_at(
     spec_file: &str,
     older: bool,
 ) -> Result<Vec<(String, String)>, Diagnostic> {
-    // From a version's docs directory to `generated/docs/`.
-    let docs_root = if older { "../" } else { "" };
     let directions = protocol.directions();
     let used_by = protocol.used_by();
-    let mut pages = Vec::new();
-
-    let tag_of = |example: &Example| -> Option<String> {
-        let value: Value = serde_json::from_str(&example.json).ok()?;
-        value.get("type")?.as_str().map(str::to_owned)
-    };
-    let example_views = |select: &dyn Fn(&Example) -> bool| -> Vec<ExampleView> {
-        examples
-            .iter()
-            .filter(|example| select(example))
-            .map(|example| ExampleView {
-                name: example.name.clone(),
-                expect: example.expect.to_string(),
-                reason: example.reason.clone(),
-                line: example.fence_line,
-                json: example.json.clone(),
-            })
-            .collect()
-    };
-
-    for variant in &protocol.variants {
-        let notes = &variant.annotations;
-        pages.push(Page {
-            path: format!("variants/{}.md", variant.tag),
-            up: "../".into(),
-            kind: "variant".into(),
-            tag: Some(variant.tag.clone()),
-            description: notes.description.clone().unwrap_or_default(),
-            since: notes.since.clone().unwrap_or_default(),
-            spec: spec_link(notes.spec.as_deref(), older),
-            directions: notes
-                .direction
-                .map(|direction| direction.as_str().to_owned())
-                .into_iter()
-                .collect(),
-            members: members(&variant.object.members, "../types/"),
-            union_tag: None,
-            branches: Vec::new(),
-            vocabulary: None,
-            values: Vec::new(),
-            used_by: Vec::new(),
-            examples: example_views(&|example| {
-                example.target == "Envelope" && tag_of(example).as_deref() == Some(&variant.tag)
-            }),
-            name: notes.title.clone().unwrap_or_default(),
-        });
-    }
+    let mut pages: Vec<Page> = protocol
+        .variants
+        .iter()
+        .map(|variant| variant_page(variant, examples, older))
+        .collect();
     for (name, named) in &protocol.types {
-        let notes = &named.annotations;
-        let values = match &named.shape {
-            Shape::OpenVocabulary(vocabulary) => vocabulary.known.clone(),
-            Shape::Enum(values) => values
-                .iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect(),
-            _ => Vec::new(),
-        };
-        let (own_members, branches): (&[ModelMember], Vec<Branch>) = match &named.shape {
-            Shape::Object(object) => (&object.members, Vec::new()),
-            Shape::TaggedUnion(union) => (&union.shared.members, union_branches(union)),
-            _ => (&[], Vec::new()),
-        };
-        let kind = if notes.vocabulary.is_some() {
-            "vocabulary"
-        } else if notes.tag.is_some() {
-            "tagged union"
-        } else if matches!(named.shape, Shape::Object(_)) {
-            "object"
-        } else {
-            "value"
-        };
-        pages.push(Page {
-            name: name.clone(),
-            path: format!("types/{name}.md"),
-            up: "../".into(),
-            kind: kind.into(),
-            tag: None,
-            description: notes.description.clone().unwrap_or_default(),
-            since: notes.since.clone().unwrap_or_default(),
-            spec: spec_link(notes.spec.as_deref(), older),
-            directions: directions
-                .get(name)
-                .map(|set| set.iter().map(|d| d.as_str().to_owned()).collect())
-                .unwrap_or_default(),
-            members: members(own_members, ""),
-            union_tag: notes.tag.clone(),
-            branches: if notes.tag.is_some() {
-                branches
-            } else {
-                Vec::new()
-            },
-            vocabulary: notes.vocabulary.clone(),
-            values,
-            used_by: used_by
-                .get(name)
-                .map(|set| set.iter().cloned().collect())
-                .unwrap_or_default(),
-            examples: example_views(&|example| example.target == *name),
-        });
+        let mut page = type_page(name, named, examples, older);
+        page.directions = directions
+            .get(name)
+            .map(|set| set.iter().map(|d| d.as_str().to_owned()).collect())
+            .unwrap_or_default();
+        page.used_by = used_by
+            .get(name)
+            .map(|set| set.iter().cloned().collect())
+            .unwrap_or_default();
+        pages.push(page);
     }
+    let rendering = Rendering {
+        protocol,
+        protocol_version,
+        spec_file,
+        // From a version's docs directory to `generated/docs/`.
+        docs_root: if older { "../" } else { "" },
+    };
+    rendering.files(templates, &pages)
+}
 
-    let mut environment = environment(TEMPLATE_DIR)?;
-    environment.add_filter("cell", |value: String| {
-        value.replace('|', "\\|").replace('\n', " ")
-    });
-    environment
-        .add_template("index.md.j2", templates.index)
-        .map_err(|error| {
-            Diagnostic::file(format!("{TEMPLATE_DIR}/index.md.j2"), format!("{error:#}"))
-        })?;
-    environment
-        .add_template("page.md.j2", templates.page)
-        .map_err(|error| {
+/// The envelope tag an example carries.
+fn tag_of(example: &Example) -> Option<String> {
+    let value: Value = serde_json::from_str(&example.json).ok()?;
+    value.get("type")?.as_str().map(str::to_owned)
+}
+
+/// The examples `select` keeps.
+fn example_views(examples: &[Example], select: &dyn Fn(&Example) -> bool) -> Vec<ExampleView> {
+    examples
+        .iter()
+        .filter(|example| select(example))
+        .map(|example| ExampleView {
+            name: example.name.clone(),
+            expect: example.expect.to_string(),
+            reason: example.reason.clone(),
+            line: example.fence_line,
+            json: example.json.clone(),
+        })
+        .collect()
+}
+
+/// The page of an envelope variant.
+fn variant_page(variant: &Variant, examples: &[Example], older: bool) -> Page {
+    let notes = &variant.annotations;
+    Page {
+        path: format!("variants/{}.md", variant.tag),
+        up: "../".into(),
+        kind: "variant".into(),
+        tag: Some(variant.tag.clone()),
+        description: notes.description.clone().unwrap_or_default(),
+        since: notes.since.clone().unwrap_or_default(),
+        spec: spec_link(notes.spec.as_deref(), older),
+        directions: notes
+            .direction
+            .map(|direction| direction.as_str().to_owned())
+            .into_iter()
+            .collect(),
+        members: members(&variant.object.members, "../types/"),
+        union_tag: None,
+        branches: Vec::new(),
+        vocabulary: None,
+        values: Vec::new(),
+        used_by: Vec::new(),
+        examples: example_views(examples, &|example| {
+            example.target == "Envelope" && tag_of(example).as_deref() == Some(&variant.tag)
+        }),
+        name: notes.title.clone().unwrap_or_default(),
+    }
+}
+
+/// The page of a named type, with no directions or users yet.
+fn type_page(name: &str, named: &NamedType, examples: &[Example], older: bool) -> Page {
+    let notes = &named.annotations;
+    let values = match &named.shape {
+        Shape::OpenVocabulary(vocabulary) => vocabulary.known.clone(),
+        Shape::Enum(values) => values
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let (own_members, branches): (&[ModelMember], Vec<Branch>) = match &named.shape {
+        Shape::Object(object) => (&object.members, Vec::new()),
+        Shape::TaggedUnion(union) => (&union.shared.members, union_branches(union)),
+        _ => (&[], Vec::new()),
+    };
+    let kind = if notes.vocabulary.is_some() {
+        "vocabulary"
+    } else if notes.tag.is_some() {
+        "tagged union"
+    } else if matches!(named.shape, Shape::Object(_)) {
+        "object"
+    } else {
+        "value"
+    };
+    Page {
+        name: name.to_owned(),
+        path: format!("types/{name}.md"),
+        up: "../".into(),
+        kind: kind.into(),
+        tag: None,
+        description: notes.description.clone().unwrap_or_default(),
+        since: notes.since.clone().unwrap_or_default(),
+        spec: spec_link(notes.spec.as_deref(), older),
+        directions: Vec::new(),
+        members: members(own_members, ""),
+        union_tag: notes.tag.clone(),
+        branches: if notes.tag.is_some() {
+            branches
+        } else {
+            Vec::new()
+        },
+        vocabulary: notes.vocabulary.clone(),
+        values,
+        used_by: Vec::new(),
+        examples: example_views(examples, &|example| example.target == name),
+    }
+}
+
+/// What every page of one version is rendered with.
+struct Rendering<'a> {
+    protocol: &'a Protocol,
+    protocol_version: &'a str,
+    spec_file: &'a str,
+    /// From the version's docs directory to `generated/docs/`.
+    docs_root: &'a str,
+}
+
+impl Rendering<'_> {
+    /// Every page and the index, rendered: (path, contents), sorted by path.
+    fn files(
+        &self,
+        templates: Templates<'_>,
+        pages: &[Page],
+    ) -> Result<Vec<(String, String)>, Diagnostic> {
+        let mut environment = environment(TEMPLATE_DIR)?;
+        environment.add_filter("cell", |value: String| {
+            value.replace('|', "\\|").replace('\n', " ")
+        });
+        environment
+            .add_template("index.md.j2", templates.index)
+            .map_err(|error| {
+                Diagnostic::file(format!("{TEMPLATE_DIR}/index.md.j2"), format!("{error:#}"))
+            })?;
+        environment
+            .add_template("page.md.j2", templates.page)
+            .map_err(|error| {
+                Diagnostic::file(format!("{TEMPLATE_DIR}/page.md.j2"), format!("{error:#}"))
+            })?;
+        let mut files = Vec::new();
+        let page_template = environment.get_template("page.md.j2").map_err(|error| {
             Diagnostic::file(format!("{TEMPLATE_DIR}/page.md.j2"), format!("{error:#}"))
         })?;
-
-    let mut files = Vec::new();
-    let page_template = environment.get_template("page.md.j2").map_err(|error| {
-        Diagnostic::file(format!("{TEMPLATE_DIR}/page.md.j2"), format!("{error:#}"))
-    })?;
-    for page in &pages {
-        let body = page_template
-            .render(Serde(&serde_json::json!({
-                "page": page,
-                "version": protocol_version,
-                "spec_file": spec_file,
-                "docs_root": docs_root,
-            })))
-            .map_err(|error| {
-                Diagnostic::file(
-                    format!("{TEMPLATE_DIR}/page.md.j2"),
-                    format!("rendering {}: {error:#}", page.path),
-                )
-            })?;
-        files.push((format!("{DOCS_DIR}/{}", page.path), body));
+        for page in pages {
+            let body = page_template
+                .render(Serde(&serde_json::json!({
+                    "page": page,
+                    "version": self.protocol_version,
+                    "spec_file": self.spec_file,
+                    "docs_root": self.docs_root,
+                })))
+                .map_err(|error| {
+                    Diagnostic::file(
+                        format!("{TEMPLATE_DIR}/page.md.j2"),
+                        format!("rendering {}: {error:#}", page.path),
+                    )
+                })?;
+            files.push((format!("{DOCS_DIR}/{}", page.path), body));
+        }
+        files.push((
+            format!("{DOCS_DIR}/README.md"),
+            self.index(&environment, pages)?,
+        ));
+        files.sort();
+        Ok(files)
     }
-    let index = environment
-        .get_template("index.md.j2")
-        .and_then(|template| {
-            template.render(Serde(&serde_json::json!({
-                "version": protocol_version,
-                "title": protocol.annotations.title.clone().unwrap_or_default(),
-                "description": protocol.annotations.description.clone().unwrap_or_default(),
-                "variants": pages.iter().filter(|p| p.kind == "variant").collect::<Vec<_>>(),
-                "types": pages.iter().filter(|p| p.kind != "variant").collect::<Vec<_>>(),
-                "spec_file": spec_file,
-                "docs_root": docs_root,
-            })))
-        })
-        .map_err(|error| {
-            Diagnostic::file(format!("{TEMPLATE_DIR}/index.md.j2"), format!("{error:#}"))
-        })?;
-    files.push((format!("{DOCS_DIR}/README.md"), index));
-    files.sort();
-    Ok(files)
+
+    /// The index page.
+    fn index(&self, environment: &Environment<'_>, pages: &[Page]) -> Result<String, Diagnostic> {
+        let protocol = self.protocol;
+        environment
+            .get_template("index.md.j2")
+            .and_then(|template| {
+                template.render(Serde(&serde_json::json!({
+                    "version": self.protocol_version,
+                    "title": protocol.annotations.title.clone().unwrap_or_default(),
+                    "description": protocol.annotations.description.clone().unwrap_or_default(),
+                    "variants": pages.iter().filter(|p| p.kind == "variant").collect::<Vec<_>>(),
+                    "types": pages.iter().filter(|p| p.kind != "variant").collect::<Vec<_>>(),
+                    "spec_file": self.spec_file,
+                    "docs_root": self.docs_root,
+                })))
+            })
+            .map_err(|error| {
+                Diagnostic::file(format!("{TEMPLATE_DIR}/index.md.j2"), format!("{error:#}"))
+            })
+    }
 }
 
 /// The `x-cgp-spec` reference a page links to: without its anchor on an

@@ -9,16 +9,21 @@
 //! - [`python`]: the Python package `cgp_types`, rendered with minijinja.
 //! - [`typescript`]: the npm package, rendered with minijinja.
 //! - [`go`]: the Go module, rendered with minijinja.
+//! - [`unsupported`]: why the Go or TypeScript generator refuses a shape.
 //! - [`validator`]: the single-pass validator crate, one module per bundle.
 //! - [`vectors`]: the conformance vectors and the copy `cgp` embeds.
 //! - [`site`]: the protocol as a static site (`cargo xtask site`).
 //! - [`embed`]: the copies inside the crates that compile them in.
-//! - [`gates`]: the gates of `cargo xtask check`, with typed problems.
-//! - [`release`]: the release manifest and frozen bundles on disk.
-//! - [`changelog`]: CHANGELOG.md's sections, derived, and its gate.
+//! - [`home`]: the project's public home, read from the workspace manifest.
+//! - [`gates`]: the gates of `cargo xtask check`, with typed problems, apart
+//!   from the generators: they read a [`Generation`] and never feed [`plan`].
+//!   Beneath them, [`gates::release`] (the release manifest and frozen
+//!   bundles on disk), [`gates::changelog`] (CHANGELOG.md's sections, derived)
+//!   and [`gates::releasing`] (the decisions of `cargo xtask release`).
 //!
 //! What the valid SPEC.md examples cover and the offline link check live in
-//! `cgp-gates`, which the [`gates`] run.
+//! `cgp-gates` ([`cgp_gates::coverage`], [`cgp_gates::links`]), which the
+//! [`gates`] run.
 
 // Input-derived data never panics the library: no unwrap/expect/panic and no
 // unchecked indexing outside tests (SECURITY.md). Tests may assert freely.
@@ -32,7 +37,6 @@
     )
 )]
 
-pub mod changelog;
 pub mod docs;
 pub mod embed;
 pub mod gates;
@@ -41,13 +45,17 @@ pub mod home;
 pub mod output;
 pub mod plan;
 pub mod python;
-pub mod release;
 pub mod rust;
 pub mod site;
 #[cfg(test)]
 mod test_model;
 pub mod typescript;
+pub mod unsupported;
 pub mod validator;
 pub mod vectors;
 
 pub use plan::{Generation, generate};
+
+/// Generated files in memory: path relative to the repository root, and
+/// contents, sorted by path.
+pub type Files = std::collections::BTreeMap<String, String>;

@@ -32,9 +32,10 @@ pub const OWNED_DIRS: [&str; 5] = [
     crate::embed::TYPES_GENERATED_DIR,
 ];
 
-/// One way the tree on disk differs from what codegen would write.
+/// A stale generated file: one way the tree on disk differs from what codegen
+/// would write.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Drift {
+pub enum Stale {
     /// A file codegen writes is missing.
     Missing(String),
     /// A file's contents differ; with a short line diff.
@@ -43,12 +44,12 @@ pub enum Drift {
     Extra(String),
 }
 
-impl Drift {
-    /// The repository-relative path the drift is about.
+impl Stale {
+    /// The repository-relative path of the stale file.
     pub fn path(&self) -> &str {
         match self {
-            Drift::Missing(path) | Drift::Extra(path) => path,
-            Drift::Changed { path, .. } => path,
+            Stale::Missing(path) | Stale::Extra(path) => path,
+            Stale::Changed { path, .. } => path,
         }
     }
 }
@@ -151,12 +152,12 @@ pub fn compare(
     root: &Path,
     files: &BTreeMap<String, String>,
     foreign: &BTreeSet<String>,
-) -> Result<Vec<Drift>, Diagnostic> {
-    let mut drifts = Vec::new();
+) -> Result<Vec<Stale>, Diagnostic> {
+    let mut stale = Vec::new();
     for (path, planned) in files {
         match cgp_schema::source::read_bounded(&root.join(path)) {
             Ok(bytes) if bytes == planned.as_bytes() => {}
-            Ok(bytes) => drifts.push(Drift::Changed {
+            Ok(bytes) => stale.push(Stale::Changed {
                 path: path.clone(),
                 diff: short_diff(&String::from_utf8_lossy(&bytes), planned),
             }),
@@ -166,7 +167,7 @@ pub fn compare(
                     io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
                 ) =>
             {
-                drifts.push(Drift::Missing(path.clone()))
+                stale.push(Stale::Missing(path.clone()))
             }
             Err(error) => {
                 return Err(Diagnostic::file(
@@ -178,10 +179,10 @@ pub fn compare(
     }
     for path in existing_files(root)? {
         if !files.contains_key(&path) && !foreign.contains(&path) {
-            drifts.push(Drift::Extra(path));
+            stale.push(Stale::Extra(path));
         }
     }
-    Ok(drifts)
+    Ok(stale)
 }
 
 /// The first directory on the way from `root` to the file `path` (relative to
@@ -209,14 +210,14 @@ pub fn write(
     foreign: &BTreeSet<String>,
     file_system: &dyn FileSystem,
 ) -> Result<WriteReport, Diagnostic> {
-    let drifts = compare(root, files, foreign)?;
-    let changed: BTreeMap<&str, &str> = drifts
+    let stale = compare(root, files, foreign)?;
+    let changed: BTreeMap<&str, &str> = stale
         .iter()
-        .filter_map(|drift| match drift {
-            Drift::Missing(path) | Drift::Changed { path, .. } => files
+        .filter_map(|file| match file {
+            Stale::Missing(path) | Stale::Changed { path, .. } => files
                 .get(path)
                 .map(|contents| (path.as_str(), contents.as_str())),
-            Drift::Extra(_) => None,
+            Stale::Extra(_) => None,
         })
         .collect();
     let written = replace(root, &changed, file_system)?;
@@ -225,8 +226,8 @@ pub fn write(
         written,
         ..WriteReport::default()
     };
-    for drift in &drifts {
-        if let Drift::Extra(path) = drift {
+    for file in &stale {
+        if let Stale::Extra(path) = file {
             file_system.remove(&root.join(path)).map_err(|error| {
                 Diagnostic::file(
                     path.clone(),

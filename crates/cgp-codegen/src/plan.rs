@@ -7,7 +7,7 @@
 //! crate and the docs.
 //! Nothing here touches the disk except reading the inputs.
 
-use crate::{docs, embed, go, python, release, rust, typescript, validator, vectors};
+use crate::{docs, embed, go, python, rust, typescript, validator, vectors};
 use cgp_check::Validator;
 use cgp_gates::corpus::{self, Example};
 use cgp_gates::release::Manifest;
@@ -15,6 +15,7 @@ use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
 use cgp_schema::source::read_text_bounded;
 use cgp_schema::{Bundle, Profile, ProtocolVersion, SchemaSet};
 use std::collections::{BTreeMap, BTreeSet};
+use std::io;
 use std::path::Path;
 
 /// Where the hand-authored schemas live, relative to the repository root.
@@ -23,6 +24,12 @@ pub const SCHEMA_DIR: &str = "schema";
 pub const SPEC_FILE: &str = "SPEC.md";
 /// The generated Rust crate, relative to the repository root.
 pub const RUST_CRATE_DIR: &str = "generated/rust";
+
+/// Generated files: repository-relative path to contents.
+pub type Files = BTreeMap<String, String>;
+
+/// The release manifest, relative to the repository root.
+pub const MANIFEST_PATH: &str = "generated/schema/releases.json";
 
 /// Everything one generation run computed.
 #[derive(Debug)]
@@ -55,6 +62,25 @@ impl Generation {
             Profile::Strict => strict,
         }
     }
+}
+
+/// Reads the release manifest; a missing manifest means nothing is released.
+pub fn read_manifest(root: &Path) -> Result<Manifest, Diagnostics> {
+    match read_text_bounded(&root.join(MANIFEST_PATH)) {
+        Ok(text) => Manifest::parse(MANIFEST_PATH, &text),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(Manifest::default()),
+        Err(error) => Err(Diagnostic::file(MANIFEST_PATH, format!("cannot read: {error}")).into()),
+    }
+}
+
+/// Released files the plan does not generate: the bundles of released versions
+/// other than the working one. The writer keeps them.
+pub fn foreign(manifest: &Manifest, files: &BTreeMap<String, String>) -> BTreeSet<String> {
+    manifest
+        .files()
+        .into_iter()
+        .filter(|path| !files.contains_key(path))
+        .collect()
 }
 
 /// Where a bundle's published files go, relative to the repository root.
@@ -148,66 +174,123 @@ fn older_versions(
 /// Reads the inputs under `root` and computes every generated file.
 pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
     let set = SchemaSet::load(&root.join(SCHEMA_DIR), SCHEMA_DIR)?;
-    let checked_bundle = |profile| -> Result<Bundle, Diagnostics> {
-        let bundle = set.bundle(profile)?;
-        if let Err(error) = jsonschema::meta::validate(&bundle.document) {
-            return Err(Diagnostic::file(
-                bundle_path(&set, profile),
-                format!(
-                    "the bundle does not validate against the 2020-12 meta-schema: {error} at {}",
-                    error.instance_path()
-                ),
-            )
-            .into());
-        }
-        Ok(bundle)
-    };
     let bundles = [
-        checked_bundle(Profile::Interop)?,
-        checked_bundle(Profile::Strict)?,
+        checked_bundle(&set, Profile::Interop)?,
+        checked_bundle(&set, Profile::Strict)?,
     ];
     let mut validators = Vec::new();
     for bundle in &bundles {
         validators.push(Validator::new(bundle)?);
     }
-    let spec_text = read_text_bounded(&root.join(SPEC_FILE)).map_err(|error| {
-        Diagnostics::one(Diagnostic::file(SPEC_FILE, format!("cannot read: {error}")))
-    })?;
-    let examples = corpus::extract(SPEC_FILE, &spec_text)?;
-    let [interop, _] = &bundles;
-    let locate = |pointer: &str| schema_location(&set, interop, pointer);
-    let validator_refs: Vec<&Validator> = validators.iter().collect();
-    let failures = corpus::check(SPEC_FILE, &examples, &validator_refs, &|pointer| {
-        // Both bundles share their layout, so the interop origins locate either.
-        locate(pointer)
-    });
-
+    let (examples, failures) = read_corpus(root, &set, &bundles, &validators)?;
     let mut files = BTreeMap::new();
     for bundle in &bundles {
         files.insert(bundle_path(&set, bundle.profile), bundle.to_pretty_json());
     }
-    let version = set.version.to_string();
     // Every generator below reads the model; a schema it cannot describe is an
     // error at its source position. typify runs first so that a schema it
     // cannot handle is reported with typify's own words.
     let models = bundles
         .each_ref()
         .map(|bundle| cgp_schema::model::Protocol::of_bundle(&set, bundle));
+    let [interop, _] = &bundles;
     let [protocol, _] = &models;
-    let library = rust::generate(interop, protocol, &version, &|pointer| {
+    let library = rust::generate(interop, protocol, &set.version.to_string(), &|pointer| {
         diagnostic_for(&set, interop, pointer)
     })?;
     files.insert(format!("{RUST_CRATE_DIR}/src/types.rs"), library);
-    let releases = release::read_manifest(root)?;
+    let releases = read_manifest(root)?;
     let published = published_bundles(root, &set.version, &releases, &files);
     let older = older_versions(&set.version, &published)?;
+    files.extend(rust_crate(&set.version, &older)?);
+    for model in &models {
+        model.check_describable()?;
+        model.check_defaults()?;
+    }
+    files.extend(docs_and_packages(
+        root,
+        &set.version,
+        protocol,
+        &examples,
+        &older,
+    )?);
+    if !releases.is_empty() {
+        files.insert(MANIFEST_PATH.to_owned(), releases.render());
+    }
+    files.extend(single_pass_validators(&set.version, &models, &published)?);
+    files.extend(embed::cli_bundles(&published, &set.version));
+    files.extend(vectors_and_copies(
+        root,
+        &set.version,
+        &examples,
+        &validators,
+        &published,
+    ));
+    let foreign = foreign(&releases, &files);
+    Ok(Generation {
+        set,
+        bundles,
+        examples,
+        corpus_failures: failures,
+        files,
+        releases,
+        foreign,
+    })
+}
+
+/// The bundle of `profile`, refused unless it validates against the 2020-12
+/// meta-schema.
+fn checked_bundle(set: &SchemaSet, profile: Profile) -> Result<Bundle, Diagnostics> {
+    let bundle = set.bundle(profile)?;
+    if let Err(error) = jsonschema::meta::validate(&bundle.document) {
+        return Err(Diagnostic::file(
+            bundle_path(set, profile),
+            format!(
+                "the bundle does not validate against the 2020-12 meta-schema: {error} at {}",
+                error.instance_path()
+            ),
+        )
+        .into());
+    }
+    Ok(bundle)
+}
+
+/// The SPEC.md corpus, and the examples whose `expect=` does not hold under
+/// the bundles' validators.
+fn read_corpus(
+    root: &Path,
+    set: &SchemaSet,
+    bundles: &[Bundle; 2],
+    validators: &[Validator],
+) -> Result<(Vec<Example>, Vec<Diagnostic>), Diagnostics> {
+    let spec_text = read_text_bounded(&root.join(SPEC_FILE)).map_err(|error| {
+        Diagnostics::one(Diagnostic::file(SPEC_FILE, format!("cannot read: {error}")))
+    })?;
+    let examples = corpus::extract(SPEC_FILE, &spec_text)?;
+    let [interop, _] = bundles;
+    let validator_refs: Vec<&Validator> = validators.iter().collect();
+    let failures = corpus::check(SPEC_FILE, &examples, &validator_refs, &|pointer| {
+        // Both bundles share their layout, so the interop origins locate either.
+        schema_location(set, interop, pointer)
+    });
+    Ok((examples, failures))
+}
+
+/// The generated Rust crate around its working types: the modules of the
+/// newest release of each older major family, the library root, its family
+/// tests and its manifest.
+fn rust_crate(
+    working: &ProtocolVersion,
+    older: &[(ProtocolVersion, Bundle)],
+) -> Result<Files, Diagnostics> {
+    let mut files = BTreeMap::new();
     let mut families = Vec::new();
-    let mut family_tests = vec![("Envelope".to_owned(), set.version.slug())];
-    for (older_version, bundle) in &older {
+    let mut family_tests = vec![("Envelope".to_owned(), working.slug())];
+    for (older_version, bundle) in older {
         let newest_of_family = older.iter().all(|(other, _)| {
             other.major != older_version.major || other.key() <= older_version.key()
         });
-        if older_version.major == set.version.major || !newest_of_family {
+        if older_version.major == working.major || !newest_of_family {
             continue;
         }
         let module = rust::family_module(older_version);
@@ -220,6 +303,7 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
         family_tests.push((format!("{module}::Envelope"), older_version.slug()));
         families.push((module, older_version.to_string()));
     }
+    let version = working.to_string();
     files.insert(
         format!("{RUST_CRATE_DIR}/src/lib.rs"),
         rust::library_root(&version, &families),
@@ -232,26 +316,36 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
         format!("{RUST_CRATE_DIR}/Cargo.toml"),
         rust::manifest(&version),
     );
-    for model in &models {
-        model.check_describable()?;
-        model.check_defaults()?;
-    }
-    let pages = docs::render(
-        docs::Templates::BUILT_IN,
-        protocol,
-        &version,
-        &examples,
-        SPEC_FILE,
-    )
-    .map_err(Diagnostics::one)?;
-    files.extend(pages);
+    Ok(files)
+}
+
+/// The docs of every version (the working one with the SPEC.md corpus, each
+/// older one from its frozen bundle under its own directory) and the Python,
+/// TypeScript and Go packages of the working version.
+fn docs_and_packages(
+    root: &Path,
+    working: &ProtocolVersion,
+    protocol: &cgp_schema::model::Protocol,
+    examples: &[Example],
+    older: &[(ProtocolVersion, Bundle)],
+) -> Result<Files, Diagnostics> {
+    let version = working.to_string();
+    let mut files = BTreeMap::new();
+    files.extend(
+        docs::render(
+            docs::Templates::BUILT_IN,
+            protocol,
+            &version,
+            examples,
+            SPEC_FILE,
+        )
+        .map_err(Diagnostics::one)?,
+    );
     let home = crate::home::Home::read(root).map_err(Diagnostics::one)?;
     files.extend(python::render(protocol, &version, &home).map_err(Diagnostics::one)?);
-    files.extend(typescript::generate(protocol, &set.version, &home)?);
-    files.extend(go::generate(protocol, &set.version, &home)?);
-    for (older_version, bundle) in &older {
-        // Each other version's docs, from its frozen bundle, under its own
-        // directory; the SPEC.md corpus belongs to the working version.
+    files.extend(typescript::generate(protocol, working, &home)?);
+    files.extend(go::generate(protocol, working, &home)?);
+    for (older_version, bundle) in older {
         let pages = docs::render_older(
             docs::Templates::BUILT_IN,
             &frozen_protocol(bundle),
@@ -265,12 +359,20 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
             files.insert(format!("{prefix}{}/{relative}", older_version.slug()), text);
         }
     }
-    if !releases.is_empty() {
-        files.insert(release::MANIFEST_PATH.to_owned(), releases.render());
-    }
-    files.extend(single_pass_validators(&set.version, &models, &published)?);
-    files.extend(embed::cli_bundles(&published, &set.version));
-    if let [interop_validator, strict_validator] = validators.as_slice() {
+    Ok(files)
+}
+
+/// The conformance vectors, the JSON Schemas of cgp's own outputs and the
+/// copies the crates embed (the types' version, the mock's corpus).
+fn vectors_and_copies(
+    root: &Path,
+    working: &ProtocolVersion,
+    examples: &[Example],
+    validators: &[Validator],
+    published: &[(ProtocolVersion, Profile, String)],
+) -> BTreeMap<String, String> {
+    let mut files = BTreeMap::new();
+    if let [interop_validator, strict_validator] = validators {
         let earlier: Vec<ProtocolVersion> = published
             .iter()
             .map(|(version, _, _)| version.clone())
@@ -278,8 +380,8 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
         files.extend(vectors::render(
             root,
             &earlier,
-            &set.version,
-            &examples,
+            working,
+            examples,
             interop_validator,
             strict_validator,
         ));
@@ -288,20 +390,11 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
     for output in cgp_report::Output::ALL {
         files.insert(output.published_path(), cgp_report::json_schema(output));
     }
-    let (path, text) = embed::types_version(&set.version);
+    let (path, text) = embed::types_version(working);
     files.insert(path, text);
-    let (path, text) = embed::mock_corpus(&examples);
+    let (path, text) = embed::mock_corpus(examples);
     files.insert(path, text);
-    let foreign = release::foreign(&releases, &files);
-    Ok(Generation {
-        set,
-        bundles,
-        examples,
-        corpus_failures: failures,
-        files,
-        releases,
-        foreign,
-    })
+    files
 }
 
 /// The single-pass validator crate: a module for every published bundle, the
@@ -310,7 +403,7 @@ fn single_pass_validators(
     working: &ProtocolVersion,
     models: &[cgp_schema::model::Protocol; 2],
     published: &[(ProtocolVersion, Profile, String)],
-) -> Result<BTreeMap<String, String>, Diagnostics> {
+) -> Result<Files, Diagnostics> {
     let mut frozen = Vec::new();
     for (version, profile, text) in published {
         if version != working {

@@ -15,7 +15,9 @@
 
 mod codec;
 
+use crate::Files;
 use crate::rust::COMMAND;
+use crate::unsupported::Unsupported;
 use cgp_schema::ProtocolVersion;
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
 use cgp_schema::model::{
@@ -23,8 +25,8 @@ use cgp_schema::model::{
 };
 use minijinja::value::Serde;
 use serde::Serialize;
+use serde_json::Map;
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
 
 /// Where the package goes, relative to the repository root.
 pub const TYPESCRIPT_DIR: &str = "generated/typescript";
@@ -126,6 +128,28 @@ struct Declaration {
     fields: Vec<Field>,
 }
 
+impl Declaration {
+    fn interface(name: String, doc: Vec<String>, fields: Vec<Field>) -> Self {
+        Self {
+            name,
+            doc,
+            kind: "interface",
+            ts: String::new(),
+            fields,
+        }
+    }
+
+    fn alias(name: String, doc: Vec<String>, ts: String) -> Self {
+        Self {
+            name,
+            doc,
+            kind: "alias",
+            ts,
+            fields: Vec::new(),
+        }
+    }
+}
+
 /// The largest integer a JavaScript `number` holds exactly.
 const SAFE_INTEGER: i128 = (1 << 53) - 1;
 
@@ -135,107 +159,9 @@ pub fn generate(
     protocol: &Protocol,
     version: &ProtocolVersion,
     home: &crate::home::Home,
-) -> Result<BTreeMap<String, String>, Diagnostics> {
-    let problem = |message: String| {
-        Diagnostics::one(Diagnostic::file(
-            format!("{TEMPLATE_DIR}/types.ts.j2"),
-            message,
-        ))
-    };
-    let mut declarations = Vec::new();
-    let mut variant_names = Vec::new();
-    for variant in &protocol.variants {
-        let name = format!("{}Envelope", variant.name());
-        declarations.push(Declaration {
-            name: name.clone(),
-            doc: doc_lines(variant.annotations.description.as_deref()),
-            kind: "interface",
-            ts: String::new(),
-            fields: fields(&variant.object.members).map_err(problem)?,
-        });
-        variant_names.push(name);
-    }
-    let mut shapes = serde_json::Map::new();
-    for (name, named) in &protocol.types {
-        let doc = doc_lines(named.annotations.description.as_deref());
-        match &named.shape {
-            Shape::Object(object) => declarations.push(Declaration {
-                name: name.clone(),
-                doc,
-                kind: "interface",
-                ts: String::new(),
-                fields: fields(&object.members).map_err(problem)?,
-            }),
-            Shape::TaggedUnion(union) => {
-                let mut branch_names = Vec::new();
-                for branch in &union.branches {
-                    let branch_name = format!(
-                        "{name}{}",
-                        branch
-                            .annotations
-                            .title
-                            .clone()
-                            .unwrap_or_else(|| cgp_schema::model::camel_case(&branch.tag))
-                    );
-                    let members = branch_members(union, branch);
-                    declarations.push(Declaration {
-                        name: branch_name.clone(),
-                        doc: doc_lines(branch.annotations.description.as_deref()),
-                        kind: "interface",
-                        ts: String::new(),
-                        fields: fields(&members).map_err(problem)?,
-                    });
-                    branch_names.push(branch_name);
-                }
-                declarations.push(Declaration {
-                    name: name.clone(),
-                    doc,
-                    kind: "alias",
-                    ts: branch_names.join(" | "),
-                    fields: Vec::new(),
-                });
-            }
-            other => declarations.push(Declaration {
-                name: name.clone(),
-                doc,
-                kind: "alias",
-                ts: ts_type(other).map_err(|why| problem(format!("type `{name}`: {why}")))?,
-                fields: Vec::new(),
-            }),
-        }
-        shapes.insert(
-            name.clone(),
-            descriptor(&named.shape, true)
-                .map_err(|why| problem(format!("type `{name}`: {why}")))?,
-        );
-    }
-    let envelope = json!({
-        "kind": "union",
-        "tag": protocol.tag,
-        "index": false,
-        "positional": true,
-        "branches": protocol
-            .variants
-            .iter()
-            .map(|variant| {
-                Ok(json!({
-                    "tag": variant.tag,
-                    "members": members_descriptor(&variant.object).map_err(|why| {
-                        problem(format!("variant `{}`: {why}", variant.tag))
-                    })?,
-                }))
-            })
-            .collect::<Result<Vec<_>, Diagnostics>>()?,
-    });
-    shapes.insert("Envelope".into(), envelope);
-    declarations.push(Declaration {
-        name: "Envelope".into(),
-        doc: doc_lines(protocol.annotations.description.as_deref()),
-        kind: "alias",
-        ts: variant_names.join(" | "),
-        fields: Vec::new(),
-    });
-
+) -> Result<Files, Diagnostics> {
+    let (declarations, shapes) = declarations(protocol)
+        .map_err(|why| why.at_template(format!("{TEMPLATE_DIR}/types.ts.j2")))?;
     let package_version = format!("{}.{}.0", version.major, version.minor);
     let context = json!({
         "command": COMMAND,
@@ -252,21 +178,7 @@ pub fn generate(
         "vocabularies": protocol.open_vocabularies().iter().map(|named| named.name.clone()).collect::<Vec<_>>(),
         "shapes": serde_json::to_string_pretty(&Value::Object(shapes.clone())).unwrap_or_default(),
     });
-
-    let mut environment = crate::docs::environment(TEMPLATE_DIR).map_err(Diagnostics::one)?;
-    environment.add_filter("json", |value: String| Value::String(value).to_string());
-    let mut files = BTreeMap::new();
-    for (path, source) in TEMPLATES {
-        let shown = format!(
-            "{TEMPLATE_DIR}/{}.j2",
-            path.rsplit('/').next().unwrap_or(path)
-        );
-        let rendered = environment
-            .template_from_str(source)
-            .and_then(|template| template.render(Serde(&context)))
-            .map_err(|error| Diagnostics::one(Diagnostic::file(&shown, format!("{error:#}"))))?;
-        files.insert(format!("{TYPESCRIPT_DIR}/{path}"), rendered);
-    }
+    let mut files = render(&context)?;
     for (name, text) in RUNTIME {
         files.insert(format!("{TYPESCRIPT_DIR}/src/{name}"), text.to_owned());
     }
@@ -283,6 +195,127 @@ pub fn generate(
     Ok(files)
 }
 
+/// The declarations of `types.ts` (the envelope variants, the named types,
+/// then the envelope) and the table of every shape, by type name.
+fn declarations(
+    protocol: &Protocol,
+) -> Result<(Vec<Declaration>, Map<String, Value>), Unsupported> {
+    let mut declarations = Vec::new();
+    let mut variant_names = Vec::new();
+    for variant in &protocol.variants {
+        let name = format!("{}Envelope", variant.name());
+        declarations.push(Declaration::interface(
+            name.clone(),
+            doc_lines(variant.annotations.description.as_deref()),
+            fields(&variant.object.members)?,
+        ));
+        variant_names.push(name);
+    }
+    let mut shapes = Map::new();
+    for (name, named) in &protocol.types {
+        let doc = doc_lines(named.annotations.description.as_deref());
+        match &named.shape {
+            Shape::Object(object) => declarations.push(Declaration::interface(
+                name.clone(),
+                doc,
+                fields(&object.members)?,
+            )),
+            Shape::TaggedUnion(union) => {
+                declarations.extend(tagged_union(name, doc, union)?);
+            }
+            other => declarations.push(Declaration::alias(
+                name.clone(),
+                doc,
+                ts_type(other).map_err(|why| why.in_type(name))?,
+            )),
+        }
+        shapes.insert(
+            name.clone(),
+            descriptor(&named.shape, true).map_err(|why| why.in_type(name))?,
+        );
+    }
+    shapes.insert("Envelope".into(), envelope_descriptor(protocol)?);
+    declarations.push(Declaration::alias(
+        "Envelope".into(),
+        doc_lines(protocol.annotations.description.as_deref()),
+        variant_names.join(" | "),
+    ));
+    Ok((declarations, shapes))
+}
+
+/// A named tagged union: an interface per branch, then the union of them.
+fn tagged_union(
+    name: &str,
+    doc: Vec<String>,
+    union: &TaggedUnion,
+) -> Result<Vec<Declaration>, Unsupported> {
+    let mut declarations = Vec::new();
+    let mut branch_names = Vec::new();
+    for branch in &union.branches {
+        let branch_name = format!(
+            "{name}{}",
+            branch
+                .annotations
+                .title
+                .clone()
+                .unwrap_or_else(|| cgp_schema::model::pascal_case(&branch.tag))
+        );
+        let members = branch_members(union, branch);
+        declarations.push(Declaration::interface(
+            branch_name.clone(),
+            doc_lines(branch.annotations.description.as_deref()),
+            fields(&members)?,
+        ));
+        branch_names.push(branch_name);
+    }
+    declarations.push(Declaration::alias(
+        name.to_owned(),
+        doc,
+        branch_names.join(" | "),
+    ));
+    Ok(declarations)
+}
+
+/// The envelope's entry of the shape table: a positional union on its tag.
+fn envelope_descriptor(protocol: &Protocol) -> Result<Value, Unsupported> {
+    Ok(json!({
+        "kind": "union",
+        "tag": protocol.tag,
+        "index": false,
+        "positional": true,
+        "branches": protocol
+            .variants
+            .iter()
+            .map(|variant| {
+                Ok(json!({
+                    "tag": variant.tag,
+                    "members": members_descriptor(&variant.object)
+                        .map_err(|why| why.in_variant(&variant.tag))?,
+                }))
+            })
+            .collect::<Result<Vec<_>, Unsupported>>()?,
+    }))
+}
+
+/// The [`TEMPLATES`] rendered with `context`.
+fn render(context: &Value) -> Result<Files, Diagnostics> {
+    let mut environment = crate::docs::environment(TEMPLATE_DIR).map_err(Diagnostics::one)?;
+    environment.add_filter("json", |value: String| Value::String(value).to_string());
+    let mut files = Files::new();
+    for (path, source) in TEMPLATES {
+        let shown = format!(
+            "{TEMPLATE_DIR}/{}.j2",
+            path.rsplit('/').next().unwrap_or(path)
+        );
+        let rendered = environment
+            .template_from_str(source)
+            .and_then(|template| template.render(Serde(context)))
+            .map_err(|error| Diagnostics::one(Diagnostic::file(&shown, format!("{error:#}"))))?;
+        files.insert(format!("{TYPESCRIPT_DIR}/{path}"), rendered);
+    }
+    Ok(files)
+}
+
 /// A description as the lines of a doc comment, safe inside `/** */`.
 fn doc_lines(description: Option<&str>) -> Vec<String> {
     description
@@ -293,7 +326,7 @@ fn doc_lines(description: Option<&str>) -> Vec<String> {
         .collect()
 }
 
-fn fields(members: &[Member]) -> Result<Vec<Field>, String> {
+fn fields(members: &[Member]) -> Result<Vec<Field>, Unsupported> {
     members
         .iter()
         .map(|member| {
@@ -301,7 +334,7 @@ fn fields(members: &[Member]) -> Result<Vec<Field>, String> {
             Ok(Field {
                 name: member.name.clone(),
                 optional: !member.required,
-                ts: ts_type(shape).map_err(|why| unsupported(member, &why))?,
+                ts: ts_type(shape).map_err(|why| why.in_member(member, PACKAGE))?,
                 doc: doc_lines(member.annotations.description.as_deref()),
             })
         })
@@ -322,13 +355,8 @@ fn branch_members(union: &TaggedUnion, branch: &Branch) -> Vec<Member> {
     members
 }
 
-/// Why a member cannot be generated, with where its schema is written.
-fn unsupported(member: &Member, why: &str) -> String {
-    format!(
-        "{}: member `{}`: the TypeScript package cannot describe {why}",
-        member.at, member.name
-    )
-}
+/// The package name [`Unsupported::Member`] gives.
+const PACKAGE: &str = "TypeScript package";
 
 /// Whether an integer shape needs a `bigint` to hold every value exactly.
 fn needs_bigint(minimum: Option<i128>, maximum: Option<i128>) -> bool {
@@ -336,7 +364,7 @@ fn needs_bigint(minimum: Option<i128>, maximum: Option<i128>) -> bool {
 }
 
 /// The TypeScript type of a value shape.
-fn ts_type(shape: &Shape) -> Result<String, String> {
+fn ts_type(shape: &Shape) -> Result<String, Unsupported> {
     Ok(match shape {
         Shape::Any => "unknown".into(),
         Shape::Named(name) => name.clone(),
@@ -390,14 +418,14 @@ fn ts_type(shape: &Shape) -> Result<String, String> {
         }
         Shape::Nullable(inner) => format!("{} | null", ts_type(inner)?),
         Shape::Excluding(inner, _) => ts_type(inner)?,
-        Shape::TaggedUnion(_) => return Err("a tagged union that is not a named type".into()),
-        Shape::Unsupported(why) => return Err(why.clone()),
+        Shape::TaggedUnion(_) => return Err(Unsupported::UnnamedTaggedUnion),
+        Shape::Unsupported(why) => return Err(Unsupported::Model(why.clone())),
     })
 }
 
 /// The table entry the runtime walks for a shape. `named` says the shape is a
 /// whole `$defs` type (a tagged union is only allowed there).
-fn descriptor(shape: &Shape, named: bool) -> Result<Value, String> {
+fn descriptor(shape: &Shape, named: bool) -> Result<Value, Unsupported> {
     Ok(match shape {
         Shape::Any => json!({"kind": "any"}),
         Shape::Named(name) => json!({"kind": "ref", "name": name}),
@@ -405,7 +433,7 @@ fn descriptor(shape: &Shape, named: bool) -> Result<Value, String> {
         Shape::Boolean => json!({"kind": "boolean"}),
         Shape::Integer(integer) => {
             if integer.multiple_of.is_some() {
-                return Err("`multipleOf` on an integer".into());
+                return Err(Unsupported::IntegerMultipleOf);
             }
             json!({
                 "kind": "integer",
@@ -416,7 +444,7 @@ fn descriptor(shape: &Shape, named: bool) -> Result<Value, String> {
         }
         Shape::Number(number) => {
             if number.multiple_of.is_some() {
-                return Err("`multipleOf` on a number".into());
+                return Err(Unsupported::NumberMultipleOf);
             }
             let limit = |limit: &Option<cgp_schema::model::Limit>| {
                 limit
@@ -432,7 +460,7 @@ fn descriptor(shape: &Shape, named: bool) -> Result<Value, String> {
         }
         Shape::String(string) => {
             if string.pattern.is_some() {
-                return Err("`pattern` (regular expressions differ between engines)".into());
+                return Err(Unsupported::Pattern);
             }
             json!({
                 "kind": "string",
@@ -444,11 +472,11 @@ fn descriptor(shape: &Shape, named: bool) -> Result<Value, String> {
         Shape::Enum(values) if values.iter().all(Value::is_string) => {
             json!({"kind": "enum", "values": values})
         }
-        Shape::Enum(_) => return Err("an `enum` with values that are not strings".into()),
+        Shape::Enum(_) => return Err(Unsupported::NonStringEnum),
         Shape::OpenVocabulary(_) => json!({"kind": "vocabulary"}),
         Shape::Array(array) => {
             if array.unique_items {
-                return Err("`uniqueItems`".into());
+                return Err(Unsupported::UniqueItems);
             }
             json!({
                 "kind": "array",
@@ -476,7 +504,7 @@ fn descriptor(shape: &Shape, named: bool) -> Result<Value, String> {
                         })?,
                     }))
                 })
-                .collect::<Result<Vec<_>, String>>()?;
+                .collect::<Result<Vec<_>, Unsupported>>()?;
             json!({
                 "kind": "union",
                 "tag": union.tag,
@@ -485,23 +513,21 @@ fn descriptor(shape: &Shape, named: bool) -> Result<Value, String> {
                 "branches": branches,
             })
         }
-        Shape::TaggedUnion(_) => return Err("a tagged union that is not a named type".into()),
+        Shape::TaggedUnion(_) => return Err(Unsupported::UnnamedTaggedUnion),
         Shape::Nullable(inner) => json!({"kind": "nullable", "inner": descriptor(inner, false)?}),
         Shape::Excluding(inner, values) => json!({
             "kind": "excluding",
             "inner": descriptor(inner, false)?,
             "values": values,
         }),
-        Shape::Unsupported(why) => return Err(why.clone()),
+        Shape::Unsupported(why) => return Err(Unsupported::Model(why.clone())),
     })
 }
 
 /// The members of an object, in the order the canonical encoder writes them.
-fn members_descriptor(object: &ObjectShape) -> Result<Value, String> {
+fn members_descriptor(object: &ObjectShape) -> Result<Value, Unsupported> {
     if object.unknown_members == UnknownMembers::Rejected {
-        return Err(
-            "an object that rejects unknown members (the reference decoder ignores them)".into(),
-        );
+        return Err(Unsupported::ClosedObject);
     }
     let members = object
         .members
@@ -519,10 +545,10 @@ fn members_descriptor(object: &ObjectShape) -> Result<Value, String> {
                 "emit": emit,
                 "default": member.annotations.default,
                 "shape": descriptor(&member.shape, false)
-                    .map_err(|why| unsupported(member, &why))?,
+                    .map_err(|why| why.in_member(member, PACKAGE))?,
             }))
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, Unsupported>>()?;
     Ok(Value::Array(members))
 }
 

@@ -2,7 +2,7 @@
 //! writes, stale files removed and reported, `check` never writes, and a broken
 //! schema, template or corpus example is named in the error.
 
-use cgp_codegen::output::{self, Drift, FileSystem, RealFileSystem};
+use cgp_codegen::output::{self, FileSystem, RealFileSystem, Stale};
 use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io;
@@ -41,7 +41,7 @@ fn codegen_removes_stale_files_that_check_reports() {
     let drifts = output::compare(&tree.0, &generation.files, &generation.foreign).expect("compare");
     assert_eq!(
         drifts,
-        vec![Drift::Extra("generated/docs/types/Retired.md".into())]
+        vec![Stale::Extra("generated/docs/types/Retired.md".into())]
     );
     let report = output::write(
         &tree.0,
@@ -72,7 +72,7 @@ fn check_reports_a_changed_file_with_a_diff_and_never_writes() {
     let generation = cgp_codegen::generate(&tree.0).expect("generate");
     let drifts = output::compare(&tree.0, &generation.files, &generation.foreign).expect("compare");
     assert_eq!(drifts.len(), 1);
-    let Drift::Changed { path, diff } = &drifts[0] else {
+    let Stale::Changed { path, diff } = &drifts[0] else {
         panic!("{drifts:?}")
     };
     assert_eq!(path, file);

@@ -3,7 +3,7 @@
 //! the promise it guards is broken.
 
 use cgp_codegen::gates::{self, Contracts, Gate, GateProblem};
-use cgp_codegen::output::Drift;
+use cgp_codegen::output::Stale;
 use cgp_gates::coverage::Item;
 use cgp_gates::links::Fault;
 use cgp_gates::release::FrozenProblem;
@@ -42,7 +42,7 @@ fn problems(tree: &Tree, gate: Gate) -> Vec<GateProblem> {
 }
 
 fn released_bundle() -> (String, cgp_schema::ProtocolVersion) {
-    let manifest = cgp_codegen::release::read_manifest(&repo()).expect("manifest");
+    let manifest = cgp_codegen::plan::read_manifest(&repo()).expect("manifest");
     let release = manifest.releases().first().expect("a released version");
     let path = release
         .files
@@ -69,7 +69,7 @@ fn a_missing_generated_file_fails_the_generated_gate() {
     assert_eq!(
         problems(&tree, Gate::Generated),
         vec![
-            GateProblem::Stale(Drift::Missing(file.into())),
+            GateProblem::Stale(Stale::Missing(file.into())),
             GateProblem::RunCodegen { files: 1 },
         ]
     );
@@ -137,7 +137,7 @@ fn a_spec_left_at_the_older_family_fails_the_version_gate() {
     let next = declared.with_number(declared.major + 1, 0);
     let spec_path = tree.0.join("SPEC.md");
     let before = std::fs::read_to_string(&spec_path).expect("read");
-    cgp_codegen::release::set_version(&tree.0, &next).expect("set-version");
+    cgp_codegen::gates::release::set_version(&tree.0, &next).expect("set-version");
     let moved = std::fs::read_to_string(&spec_path).expect("read");
     assert!(moved.contains(&cgp_gates::release::header_line(&next)));
     // (codegen has not run, so only the constants disagree.)
@@ -428,7 +428,7 @@ fn an_older_versions_docs_link_from_their_own_directory() {
         .clone();
     let mut next = before.set.version.clone();
     next.minor += 1;
-    cgp_codegen::release::set_version(&tree.0, &next).expect("set-version");
+    cgp_codegen::gates::release::set_version(&tree.0, &next).expect("set-version");
     let generation = cgp_codegen::generate(&tree.0).expect("generate");
     let older = format!("generated/docs/{}/", released.slug());
     let index = &generation.files[&format!("{older}README.md")];
@@ -484,9 +484,10 @@ fn a_changelog_out_of_step_with_the_releases_fails_the_changelog_gate() {
     // The section `cargo xtask release` writes is the committed one.
     tree.write("CHANGELOG.md", &text);
     let generation = cgp_codegen::generate(&tree.0).expect("generate");
-    let section = cgp_codegen::changelog::section(&tree.0, &generation).expect("section");
-    let added = cgp_codegen::changelog::with_working_section(&tree.0, &generation).expect("read");
-    let manifest = cgp_codegen::release::read_manifest(&tree.0).expect("manifest");
+    let section = cgp_codegen::gates::changelog::section(&tree.0, &generation).expect("section");
+    let added =
+        cgp_codegen::gates::changelog::with_working_section(&tree.0, &generation).expect("read");
+    let manifest = cgp_codegen::plan::read_manifest(&tree.0).expect("manifest");
     if manifest.release(&generation.set.version).is_some() {
         assert!(text.contains(&section), "{section}");
         assert_eq!(added, None, "nothing to add");

@@ -27,6 +27,27 @@ pub enum Reread {
     Unchecked(String),
 }
 
+/// Why the bytes a link addresses cannot be re-read here.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum Unreadable {
+    #[error("`{0}` is not a file:// URI")]
+    NotFileUri(String),
+    #[error("`{0}` names another host")]
+    OtherHost(String),
+    #[error("`{0}` has a bad percent escape")]
+    BadEscape(String),
+    #[error("`{0}` is not UTF-8")]
+    NotUtf8(String),
+    #[error("{path}: {error}")]
+    Read { path: String, error: String },
+    #[error("range `{0}` is not L<first> or L<first>-<last>")]
+    RangeSyntax(String),
+    #[error("range `{0}` is empty")]
+    RangeEmpty(String),
+    #[error("range `{range}` starts past the end of the file ({lines} line(s))")]
+    RangePastEnd { range: String, lines: usize },
+}
+
 /// Re-reads the bytes `link` addresses and compares their digest with the
 /// declared one.
 pub fn reread(link: &Provenance) -> Reread {
@@ -35,17 +56,17 @@ pub fn reread(link: &Provenance) -> Reread {
     };
     let path = match local_path(uri) {
         Ok(path) => path,
-        Err(reason) => return Reread::Unchecked(reason),
+        Err(reason) => return Reread::Unchecked(reason.to_string()),
     };
     let bytes = match read_bounded(&path) {
         Ok(bytes) => bytes,
-        Err(reason) => return Reread::Unchecked(reason),
+        Err(reason) => return Reread::Unchecked(reason.to_string()),
     };
     let addressed = match link.range.as_deref() {
         None => bytes.as_slice(),
         Some(range) => match line_range(&bytes, range) {
             Ok(addressed) => addressed,
-            Err(reason) => return Reread::Unchecked(reason),
+            Err(reason) => return Reread::Unchecked(reason.to_string()),
         },
     };
     let actual = cgp_schema::digest::of(addressed);
@@ -58,43 +79,47 @@ pub fn reread(link: &Provenance) -> Reread {
 
 /// The local path of a `file:///path` or `file://localhost/path` URI, with
 /// percent escapes decoded.
-fn local_path(uri: &str) -> Result<PathBuf, String> {
+fn local_path(uri: &str) -> Result<PathBuf, Unreadable> {
     let rest = uri
         .strip_prefix("file://")
-        .ok_or_else(|| format!("`{uri}` is not a file:// URI"))?;
+        .ok_or_else(|| Unreadable::NotFileUri(uri.to_owned()))?;
     let path = rest
         .strip_prefix("localhost")
         .unwrap_or(rest)
         .strip_prefix('/')
-        .ok_or_else(|| format!("`{uri}` names another host"))?;
+        .ok_or_else(|| Unreadable::OtherHost(uri.to_owned()))?;
     // percent-encoding leaves a malformed escape as it is; a URI with one is
     // refused instead, as naming no file for sure.
     let escapes_well_formed = path.split('%').skip(1).all(|after| {
         after.len() >= 2 && after.bytes().take(2).all(|byte| byte.is_ascii_hexdigit())
     });
     if !escapes_well_formed {
-        return Err(format!("`{uri}` has a bad percent escape"));
+        return Err(Unreadable::BadEscape(uri.to_owned()));
     }
     let text = percent_encoding::percent_decode_str(path)
         .decode_utf8()
-        .map_err(|_| format!("`{uri}` is not UTF-8"))?;
+        .map_err(|_| Unreadable::NotUtf8(uri.to_owned()))?;
     let text = format!("/{text}");
     Ok(PathBuf::from(text))
 }
 
 /// The file's bytes, when it is a regular file of at most [`MAX_REREAD_BYTES`].
-fn read_bounded(path: &std::path::Path) -> Result<Vec<u8>, String> {
-    cgp_schema::source::read_regular_file(path, MAX_REREAD_BYTES, "a re-read file")
-        .map_err(|error| format!("{}: {error}", path.display()))
+fn read_bounded(path: &std::path::Path) -> Result<Vec<u8>, Unreadable> {
+    cgp_schema::source::read_regular_file(path, MAX_REREAD_BYTES, "a re-read file").map_err(
+        |error| Unreadable::Read {
+            path: path.display().to_string(),
+            error: error.to_string(),
+        },
+    )
 }
 
 /// The bytes of lines `L<first>` or `L<first>-<last>` (1-based, inclusive, each
 /// with its line feed; a last line past the end stops at the end).
-fn line_range<'b>(bytes: &'b [u8], range: &str) -> Result<&'b [u8], String> {
-    let unsupported = || format!("range `{range}` is not L<first> or L<first>-<last>");
+fn line_range<'b>(bytes: &'b [u8], range: &str) -> Result<&'b [u8], Unreadable> {
+    let unsupported = || Unreadable::RangeSyntax(range.to_owned());
     let numbers = range.strip_prefix('L').ok_or_else(unsupported)?;
     let (first, last) = numbers.split_once('-').unwrap_or((numbers, numbers));
-    let number = |text: &str| -> Result<usize, String> {
+    let number = |text: &str| -> Result<usize, Unreadable> {
         if text.is_empty() || !text.bytes().all(|byte| byte.is_ascii_digit()) {
             return Err(unsupported());
         }
@@ -102,7 +127,7 @@ fn line_range<'b>(bytes: &'b [u8], range: &str) -> Result<&'b [u8], String> {
     };
     let (first, last) = (number(first)?, number(last)?);
     if first == 0 || last < first {
-        return Err(format!("range `{range}` is empty"));
+        return Err(Unreadable::RangeEmpty(range.to_owned()));
     }
     // Byte offsets of the start of every line, and the end.
     let mut starts = vec![0];
@@ -116,9 +141,10 @@ fn line_range<'b>(bytes: &'b [u8], range: &str) -> Result<&'b [u8], String> {
     );
     let lines = starts.len();
     if bytes.is_empty() || first > lines {
-        return Err(format!(
-            "range `{range}` starts past the end of the file ({lines} line(s))"
-        ));
+        return Err(Unreadable::RangePastEnd {
+            range: range.to_owned(),
+            lines,
+        });
     }
     let from = starts.get(first - 1).copied().unwrap_or(bytes.len());
     let to = starts.get(last).copied().unwrap_or(bytes.len());
@@ -163,12 +189,12 @@ mod tests {
         assert_eq!(local_path("file://localhost/x"), Ok(PathBuf::from("/x")));
         for bad in ["file:///a%2", "file:///a%zz", "file:///%"] {
             assert_eq!(
-                local_path(bad),
+                local_path(bad).map_err(|e| e.to_string()),
                 Err(format!("`{bad}` has a bad percent escape"))
             );
         }
         assert_eq!(
-            local_path("file:///a%FF"),
+            local_path("file:///a%FF").map_err(|e| e.to_string()),
             Err("`file:///a%FF` is not UTF-8".to_owned())
         );
         assert!(local_path("file://elsewhere/x").is_err());

@@ -14,6 +14,9 @@
 //! built; [`platform::PLATFORMS`] describes every one, so a release workflow
 //! runs `cargo xtask dist` on a runner of each and publishes what they made.
 //! Archives are deterministic: fixed times, owners and modes, sorted entries.
+//!
+//! [`package`] is `cargo xtask package`: `cargo package` of every workspace
+//! crate that allows publishing, as `cargo metadata` reports them.
 
 // No panics on what a build produced (SECURITY.md); tests may assert.
 #![cfg_attr(
@@ -27,6 +30,7 @@
 )]
 
 pub mod npm;
+pub mod package;
 pub mod platform;
 pub mod wheel;
 

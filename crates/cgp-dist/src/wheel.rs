@@ -88,21 +88,8 @@ fn options(mode: u32) -> SimpleFileOptions {
 
 /// RFC 4648 §5 base64 without padding, as RECORD wants hashes.
 fn urlsafe_base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut text = String::new();
-    for chunk in bytes.chunks(3) {
-        let mut group = [0u8; 3];
-        for (slot, byte) in group.iter_mut().zip(chunk) {
-            *slot = *byte;
-        }
-        let bits = u32::from(group[0]) << 16 | u32::from(group[1]) << 8 | u32::from(group[2]);
-        for index in 0..=chunk.len() {
-            let sextet = (bits >> (18 - 6 * index)) & 0x3f;
-            let symbol = ALPHABET.get(sextet as usize).copied().unwrap_or(b'=');
-            text.push(char::from(symbol));
-        }
-    }
-    text
+    use base64::Engine as _;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
 }
 
 #[cfg(test)]

@@ -55,22 +55,10 @@ fn untar(bytes: &[u8]) -> BTreeMap<String, (Vec<u8>, u32)> {
     files
 }
 
+/// RECORD's hashes: RFC 4648 §5 base64 without padding.
 fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut bits = String::new();
-    for byte in bytes {
-        bits.push_str(&format!("{byte:08b}"));
-    }
-    bits.as_bytes()
-        .chunks(6)
-        .map(|chunk| {
-            let mut value = 0usize;
-            for (index, bit) in chunk.iter().enumerate() {
-                value |= usize::from(*bit == b'1') << (5 - index);
-            }
-            char::from(ALPHABET[value])
-        })
-        .collect()
+    use base64::Engine as _;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
 }
 
 #[test]

@@ -15,6 +15,7 @@
 //! and reports malformed blocks (an unterminated fence, a duplicate name, an
 //! unknown attribute) as diagnostics.
 
+use cgp_check::validate::Violation;
 use cgp_schema::bundle::Profile;
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
 use cgp_schema::json_text::{self, Document, Position};
@@ -334,8 +335,11 @@ fn example(info: &str, fence_line: usize, json: String) -> Result<Example, Block
     })
 }
 
+/// An example's attributes: key to value.
+type Attributes = BTreeMap<String, String>;
+
 /// Parses `key=value key="quoted value"` pairs after the `json cgp-example` words.
-fn parse_attributes(info: &str) -> Result<BTreeMap<String, String>, BlockError> {
+fn parse_attributes(info: &str) -> Result<Attributes, BlockError> {
     let mut rest = info
         .trim_start()
         .strip_prefix("json")
@@ -469,38 +473,52 @@ fn check_example(
             }
             continue;
         }
-        let at = example.at.as_deref().unwrap_or_default();
-        if violations.is_empty() {
-            failures.push(line_diagnostic(
-                file,
-                line_of(at),
-                format!(
-                    "{name}: {}: expected invalid under {profile} ({}), but it validates",
-                    shown_pointer(at),
-                    example.reason.as_deref().unwrap_or("no reason given")
-                ),
-            ));
-        } else if !violations
+        check_invalid(file, example, profile, &violations, &line_of, failures);
+    }
+}
+
+/// An example expected invalid under `profile`: the violations must include
+/// one at its `at`.
+fn check_invalid(
+    file: &str,
+    example: &Example,
+    profile: Profile,
+    violations: &[Violation],
+    line_of: &dyn Fn(&str) -> usize,
+    failures: &mut Vec<Diagnostic>,
+) {
+    let name = &example.name;
+    let at = example.at.as_deref().unwrap_or_default();
+    if violations.is_empty() {
+        failures.push(line_diagnostic(
+            file,
+            line_of(at),
+            format!(
+                "{name}: {}: expected invalid under {profile} ({}), but it validates",
+                shown_pointer(at),
+                example.reason.as_deref().unwrap_or("no reason given")
+            ),
+        ));
+    } else if !violations
+        .iter()
+        .any(|violation| violation.instance_path == at)
+    {
+        let seen: Vec<&str> = violations
             .iter()
-            .any(|violation| violation.instance_path == at)
-        {
-            let seen: Vec<&str> = violations
-                .iter()
-                .map(|v| shown_pointer(&v.instance_path))
-                .collect();
-            failures.push(line_diagnostic(
-                file,
-                line_of(at),
-                format!(
-                    "{name}: {}: expected the {profile} error here, but it is reported at {}: {}",
-                    shown_pointer(at),
-                    seen.join(", "),
-                    violations
-                        .first()
-                        .map_or("", |violation| violation.message.as_str())
-                ),
-            ));
-        }
+            .map(|v| shown_pointer(&v.instance_path))
+            .collect();
+        failures.push(line_diagnostic(
+            file,
+            line_of(at),
+            format!(
+                "{name}: {}: expected the {profile} error here, but it is reported at {}: {}",
+                shown_pointer(at),
+                seen.join(", "),
+                violations
+                    .first()
+                    .map_or("", |violation| violation.message.as_str())
+            ),
+        ));
     }
 }
 

@@ -41,42 +41,46 @@ pub enum Item {
     },
 }
 
-/// The kinds of [`Item`], in the order the summary lists them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Kind {
-    /// Variants.
-    Variant,
-    /// Named types.
-    Type,
-    /// Members.
-    Member,
-    /// Vocabulary values.
-    Value,
+/// Declares [`Kind`] from one table: each kind's plural, as the summary counts
+/// it, and the ARCHITECTURE.md recipe whose corpus step adds an example for it.
+macro_rules! kinds {
+    ($($(#[doc = $doc:literal])* $variant:ident => $plural:literal, $recipe:literal;)*) => {
+        /// The kinds of [`Item`], in the order the summary lists them.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+        pub enum Kind {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl Kind {
+            /// Every kind, in summary order.
+            pub const ALL: [Kind; [$($plural),*].len()] = [$(Kind::$variant,)*];
+
+            /// How the summary counts it: `variants`, `types`, ….
+            pub fn plural(self) -> &'static str {
+                match self {
+                    $(Kind::$variant => $plural,)*
+                }
+            }
+
+            /// The ARCHITECTURE.md recipe whose corpus step adds an example for it.
+            pub fn recipe(self) -> &'static str {
+                match self {
+                    $(Kind::$variant => $recipe,)*
+                }
+            }
+        }
+    };
 }
 
-impl Kind {
-    /// Every kind, in summary order.
-    pub const ALL: [Kind; 4] = [Kind::Variant, Kind::Type, Kind::Member, Kind::Value];
-
-    /// How the summary counts it: `variants`, `types`, ….
-    pub fn plural(self) -> &'static str {
-        match self {
-            Kind::Variant => "variants",
-            Kind::Type => "types",
-            Kind::Member => "members",
-            Kind::Value => "vocabulary values",
-        }
-    }
-
-    /// The ARCHITECTURE.md recipe whose corpus step adds an example for it.
-    pub fn recipe(self) -> &'static str {
-        match self {
-            Kind::Variant => "Add an envelope variant",
-            Kind::Type => "Add a named type",
-            Kind::Member => "Add a member",
-            Kind::Value => "Add a vocabulary value",
-        }
-    }
+kinds! {
+    /// Variants.
+    Variant => "variants", "Add an envelope variant";
+    /// Named types.
+    Type => "types", "Add a named type";
+    /// Members.
+    Member => "members", "Add a member";
+    /// Vocabulary values.
+    Value => "vocabulary values", "Add a vocabulary value";
 }
 
 impl Item {

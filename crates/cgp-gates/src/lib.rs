@@ -6,8 +6,9 @@
 //! - [`coverage`]: which parts of the protocol the valid examples use.
 //! - [`links`]: relative links and anchors in Markdown, checked offline.
 //! - [`sync`]: the hand-written Rust types and the bundles describe one wire.
-//! - [`release`]: the released versions (`generated/schema/releases.json`), their frozen
-//!   bundles, the bump a change needs, and `set-version`.
+//! - [`release`]: the released versions (the [`release::Manifest`], which
+//!   codegen keeps at `generated/schema/releases.json`), their frozen bundles,
+//!   the bump a change needs (the bump gate), and `set-version`.
 //! - [`reissue`]: whether new bundle bytes keep a released version's verdicts,
 //!   replayed on the corpus and on randomised messages.
 

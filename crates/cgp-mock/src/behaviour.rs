@@ -2,103 +2,92 @@
 
 use std::fmt;
 
-/// One fault a host must survive. Several can be combined.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Behaviour {
+/// Declares the behaviours once: each with its doc, then the name
+/// `--behaviour` takes, the rules of SPEC.md it breaks (as `cgp check` names
+/// them, or `allowed` for a behaviour that is conformant but hard on hosts)
+/// and what it does (for `--list-behaviours` and the docs). The macro writes
+/// [`Behaviour`], [`Behaviour::ALL`] and the accessors.
+macro_rules! behaviours {
+    ($($(#[doc = $doc:literal])* $variant:ident => $name:literal, $rule:literal, $about:literal;)*) => {
+        /// One fault a host must survive. Several can be combined.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Behaviour {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl Behaviour {
+            /// Every behaviour, in the order `--list-behaviours` prints them.
+            pub const ALL: [Behaviour; [$($name),*].len()] = [$(Behaviour::$variant,)*];
+
+            /// The name `--behaviour` takes.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Behaviour::$variant => $name,)*
+                }
+            }
+
+            /// The rules of SPEC.md it breaks, as `cgp check` names them, or
+            /// `allowed` for a behaviour that is conformant but hard on hosts.
+            pub fn rule(self) -> &'static str {
+                match self {
+                    $(Behaviour::$variant => $rule,)*
+                }
+            }
+
+            /// What it does, for `--list-behaviours` and the docs.
+            pub fn about(self) -> &'static str {
+                match self {
+                    $(Behaviour::$variant => $about,)*
+                }
+            }
+        }
+    };
+}
+
+behaviours! {
     /// Answers every query with more frames than `max_frames` and more budget
     /// tokens than `max_tokens`.
-    OverBudget,
+    OverBudget => "over-budget",
+        "B1 B4",
+        "answers every query with more frames than max_frames and more tokens than max_tokens";
     /// Answers a query with an id it did not carry.
-    WrongId,
+    WrongId => "wrong-id",
+        "H4",
+        "echoes a correlation id the query did not carry";
     /// Writes a line that is not JSON before each reply.
-    GarbageLine,
+    GarbageLine => "garbage-line",
+        "the text layer (SPEC.md §Transport: one JSON envelope per line)",
+        "writes a line that is not JSON before every reply";
     /// Waits `--delay` before every reply.
-    SlowReply,
+    SlowReply => "slow-reply",
+        "allowed (within the host's timeout)",
+        "waits --delay before every reply";
     /// Dies in the middle of a reply to the first query, after half a line.
-    Crash,
+    Crash => "crash",
+        "CGP-ANSWER",
+        "dies after half of the reply to the first query (exit status 101)";
     /// Says `stale` of every frame a host asks it to verify, its own included.
-    StaleVerify,
+    StaleVerify => "stale-verify",
+        "V2",
+        "answers verify with stale for every frame, its own included";
     /// Serves a frame of a kind no version defines (and declares the kind).
-    UnknownVocabulary,
+    UnknownVocabulary => "unknown-vocabulary",
+        "allowed (U2: the host applies the fallback)",
+        "serves a frame of a kind no version defines, and declares that kind";
     /// Pads its first `frames` reply past the 16 MiB line limit.
-    HugeLine,
+    HugeLine => "huge-line",
+        "CGP-ANSWER (the text layer, SPEC.md §Transport: at most 16 MiB per line)",
+        "pads its first frames reply past the 16 MiB line limit";
     /// Acknowledges the handshake with a version of another major family.
-    OtherMajor,
+    OtherMajor => "other-major",
+        "H1 (the host refuses it under H3)",
+        "acknowledges the handshake with the next major version of the protocol";
 }
 
 impl Behaviour {
-    /// Every behaviour, in the order `--list-behaviours` prints them.
-    pub const ALL: [Behaviour; 9] = [
-        Behaviour::OverBudget,
-        Behaviour::WrongId,
-        Behaviour::GarbageLine,
-        Behaviour::SlowReply,
-        Behaviour::Crash,
-        Behaviour::StaleVerify,
-        Behaviour::UnknownVocabulary,
-        Behaviour::HugeLine,
-        Behaviour::OtherMajor,
-    ];
-
-    /// The name `--behaviour` takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            Behaviour::OverBudget => "over-budget",
-            Behaviour::WrongId => "wrong-id",
-            Behaviour::GarbageLine => "garbage-line",
-            Behaviour::SlowReply => "slow-reply",
-            Behaviour::Crash => "crash",
-            Behaviour::StaleVerify => "stale-verify",
-            Behaviour::UnknownVocabulary => "unknown-vocabulary",
-            Behaviour::HugeLine => "huge-line",
-            Behaviour::OtherMajor => "other-major",
-        }
-    }
-
-    /// The rules of SPEC.md it breaks, as `cgp check` names them, or
-    /// `allowed` for a behaviour that is conformant but hard on hosts.
-    pub fn rule(self) -> &'static str {
-        match self {
-            Behaviour::OverBudget => "B1 B4",
-            Behaviour::WrongId => "H4",
-            Behaviour::GarbageLine => {
-                "the text layer (SPEC.md §Transport: one JSON envelope per line)"
-            }
-            Behaviour::SlowReply => "allowed (within the host's timeout)",
-            Behaviour::Crash => "CGP-ANSWER",
-            Behaviour::StaleVerify => "V2",
-            Behaviour::UnknownVocabulary => "allowed (U2: the host applies the fallback)",
-            Behaviour::HugeLine => {
-                "CGP-ANSWER (the text layer, SPEC.md §Transport: at most 16 MiB per line)"
-            }
-            Behaviour::OtherMajor => "H1 (the host refuses it under H3)",
-        }
-    }
-
-    /// Whether a conformant provider may do it.
+    /// Whether a conformant provider may do it: its rule column says `allowed`.
     pub fn is_allowed(self) -> bool {
-        matches!(self, Behaviour::SlowReply | Behaviour::UnknownVocabulary)
-    }
-
-    /// What it does, for `--list-behaviours` and the docs.
-    pub fn about(self) -> &'static str {
-        match self {
-            Behaviour::OverBudget => {
-                "answers every query with more frames than max_frames and more tokens than max_tokens"
-            }
-            Behaviour::WrongId => "echoes a correlation id the query did not carry",
-            Behaviour::GarbageLine => "writes a line that is not JSON before every reply",
-            Behaviour::SlowReply => "waits --delay before every reply",
-            Behaviour::Crash => "dies after half of the reply to the first query (exit status 101)",
-            Behaviour::StaleVerify => "answers verify with stale for every frame, its own included",
-            Behaviour::UnknownVocabulary => {
-                "serves a frame of a kind no version defines, and declares that kind"
-            }
-            Behaviour::HugeLine => "pads its first frames reply past the 16 MiB line limit",
-            Behaviour::OtherMajor => {
-                "acknowledges the handshake with the next major version of the protocol"
-            }
-        }
+        self.rule().starts_with("allowed")
     }
 
     /// The behaviour called `name`.

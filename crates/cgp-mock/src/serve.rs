@@ -79,11 +79,30 @@ pub fn listen_address(text: &str) -> String {
 }
 
 /// An HTTP server on `address` (see [`listen_address`]).
-pub fn bind(address: &str) -> Result<tiny_http::Server, String> {
+pub fn bind(address: &str) -> Result<tiny_http::Server, BindError> {
     let address = listen_address(address);
-    tiny_http::Server::http(&address)
-        .map_err(|error| format!("cannot listen on {address}: {error}"))
+    tiny_http::Server::http(&address).map_err(|error| BindError {
+        address,
+        why: error.to_string(),
+    })
 }
+
+/// An address [`bind`] cannot listen on, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BindError {
+    /// The address tried.
+    pub address: String,
+    /// What the operating system said.
+    pub why: String,
+}
+
+impl std::fmt::Display for BindError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot listen on {}: {}", self.address, self.why)
+    }
+}
+
+impl std::error::Error for BindError {}
 
 /// The URL a host posts to, for a server from [`bind`].
 pub fn url_of(server: &tiny_http::Server) -> String {

@@ -93,6 +93,37 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// What a report says of this entry when nothing matched it (stale): the
+    /// finding it stood for, as `command` names findings (`cgp check` by
+    /// step and side, `cgp validate` by pointer).
+    pub fn stale_text(&self, command: Command) -> String {
+        let rule = self
+            .rule
+            .as_ref()
+            .map(|rule| format!(" rule {rule}"))
+            .unwrap_or_default();
+        match command {
+            Command::Check => format!(
+                "stale baseline entry in step `{}` ({} {}{rule}), no longer found: {}",
+                self.step.as_deref().unwrap_or_default(),
+                self.side.as_deref().unwrap_or_default(),
+                self.layer,
+                self.message
+            ),
+            Command::Validate => {
+                let pointer = if self.pointer.is_empty() {
+                    "/"
+                } else {
+                    &self.pointer
+                };
+                format!(
+                    "stale baseline entry ({}{rule} at {pointer}), no longer found: {}",
+                    self.layer, self.message
+                )
+            }
+        }
+    }
+
     /// Everything that identifies the finding: all but the message.
     fn key(&self) -> Key {
         (

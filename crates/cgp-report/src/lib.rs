@@ -33,38 +33,24 @@ pub mod validate;
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 
-/// A document `cgp` writes whose shape has a published JSON Schema.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Output {
-    /// `cgp validate --format json`: one JSON object per line.
-    Validate,
-    /// `cgp check --format json`: one JSON object.
-    Check,
-    /// `cgp diff --format json`: one JSON object.
-    Diff,
-    /// A baseline file (`--write-baseline`).
-    Baseline,
+use cgp_schema::spelled;
+
+spelled! {
+    /// A document `cgp` writes whose shape has a published JSON Schema.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub enum Output {
+        /// `cgp validate --format json`: one JSON object per line.
+        Validate => "validate",
+        /// `cgp check --format json`: one JSON object.
+        Check => "check",
+        /// `cgp diff --format json`: one JSON object.
+        Diff => "diff",
+        /// A baseline file (`--write-baseline`).
+        Baseline => "baseline",
+    }
 }
 
 impl Output {
-    /// Every output with a schema.
-    pub const ALL: [Output; 4] = [
-        Output::Validate,
-        Output::Check,
-        Output::Diff,
-        Output::Baseline,
-    ];
-
-    /// The name `cgp schema --output` takes.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Output::Validate => "validate",
-            Output::Check => "check",
-            Output::Diff => "diff",
-            Output::Baseline => "baseline",
-        }
-    }
-
     /// Where `cargo xtask codegen` publishes its schema, relative to the
     /// repository root: beside the protocol versions' directories, never in one.
     pub fn published_path(self) -> String {

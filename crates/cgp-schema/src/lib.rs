@@ -22,6 +22,10 @@
     )
 )]
 
+/// The one table macro of the wire crates, shared from `cgp-types`.
+#[doc(hidden)]
+pub use cgp_types::spelled;
+
 mod schema;
 mod text;
 

@@ -164,70 +164,62 @@ impl Envelope {
     }
 }
 
-/// The kinds of [`Envelope`], without their payloads (SPEC.md
-/// [§Envelope](../../SPEC.md#envelope)).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Variant {
+/// Declares the variants once: each with its tag and who sends it. The macro
+/// writes [`Variant`], [`Variant::ALL`], [`Variant::as_str`] and
+/// [`Variant::direction`]; [`Envelope`] itself stays a plain serde enum.
+macro_rules! variants {
+    ($($(#[doc = $doc:literal])* $variant:ident => $tag:literal, $direction:ident;)*) => {
+        /// The kinds of [`Envelope`], without their payloads (SPEC.md
+        /// [§Envelope](../../SPEC.md#envelope)).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Variant {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl Variant {
+            /// Every variant, in declaration order.
+            pub const ALL: [Variant; [$($tag),*].len()] = [$(Variant::$variant,)*];
+
+            /// The value of the envelope's `type` member.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Variant::$variant => $tag,)*
+                }
+            }
+
+            /// Who sends envelopes of this variant.
+            pub fn direction(self) -> Direction {
+                match self {
+                    $(Variant::$variant => Direction::$direction,)*
+                }
+            }
+        }
+    };
+}
+
+variants! {
     /// `handshake`
-    Handshake,
+    Handshake => "handshake", HostToProvider;
     /// `handshake_ack`
-    HandshakeAck,
+    HandshakeAck => "handshake_ack", ProviderToHost;
     /// `query`
-    Query,
+    Query => "query", HostToProvider;
     /// `frames`
-    Frames,
+    Frames => "frames", ProviderToHost;
     /// `verify`
-    Verify,
+    Verify => "verify", HostToProvider;
     /// `verified`
-    Verified,
+    Verified => "verified", ProviderToHost;
     /// `shutdown`
-    Shutdown,
+    Shutdown => "shutdown", HostToProvider;
     /// `error`
-    Error,
+    Error => "error", ProviderToHost;
 }
 
 impl Variant {
-    /// Every variant, in declaration order.
-    pub const ALL: [Variant; 8] = [
-        Variant::Handshake,
-        Variant::HandshakeAck,
-        Variant::Query,
-        Variant::Frames,
-        Variant::Verify,
-        Variant::Verified,
-        Variant::Shutdown,
-        Variant::Error,
-    ];
-
-    /// The value of the envelope's `type` member.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Variant::Handshake => "handshake",
-            Variant::HandshakeAck => "handshake_ack",
-            Variant::Query => "query",
-            Variant::Frames => "frames",
-            Variant::Verify => "verify",
-            Variant::Verified => "verified",
-            Variant::Shutdown => "shutdown",
-            Variant::Error => "error",
-        }
-    }
-
     /// The variant whose `type` is exactly `tag`, if any. Case-sensitive.
     pub fn from_tag(tag: &str) -> Option<Variant> {
         Variant::ALL.into_iter().find(|v| v.as_str() == tag)
-    }
-
-    /// Who sends envelopes of this variant.
-    pub fn direction(self) -> Direction {
-        match self {
-            Variant::Handshake | Variant::Query | Variant::Verify | Variant::Shutdown => {
-                Direction::HostToProvider
-            }
-            Variant::HandshakeAck | Variant::Frames | Variant::Verified | Variant::Error => {
-                Direction::ProviderToHost
-            }
-        }
     }
 }
 

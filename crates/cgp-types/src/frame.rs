@@ -11,50 +11,40 @@ use serde::{Deserialize, Serialize};
 
 use crate::vocab::FrameKind;
 
-/// How a frame carries its content (SPEC.md
-/// [§Representation](../../SPEC.md#type-representation),
-/// [rules P1–P3](../../SPEC.md#rule-p1)).
-///
-/// A closed set written as a snake_case string. The default is
-/// [`Full`](Self::Full), and a frame whose representation is `full` leaves
-/// the member out of its output altogether.
-///
-/// Like every closed unit enum here, decoding also accepts the one-key object
-/// form `{"compact": null}`, which is written back as the plain string
-/// (SPEC.md [§Leniency](../../SPEC.md#leniency)).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
-)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[cfg_attr(
-    feature = "schema",
-    schemars(transform = crate::schema_support::plain_string_enum)
-)]
-pub enum Representation {
-    /// `"full"`: the whole content is inline.
-    #[default]
-    Full,
-    /// `"compact"`: a transformed, shorter rendering is inline, with a
-    /// reference to the canonical content.
-    Compact,
-    /// `"reference"`: no inline content, only a reference and a hash.
-    Reference,
+spelled! {
+    /// How a frame carries its content (SPEC.md
+    /// [§Representation](../../SPEC.md#type-representation),
+    /// [rules P1–P3](../../SPEC.md#rule-p1)).
+    ///
+    /// A closed set written as a snake_case string. The default is
+    /// [`Full`](Self::Full), and a frame whose representation is `full` leaves
+    /// the member out of its output altogether.
+    ///
+    /// Like every closed unit enum here, decoding also accepts the one-key object
+    /// form `{"compact": null}`, which is written back as the plain string
+    /// (SPEC.md [§Leniency](../../SPEC.md#leniency)).
+    #[derive(
+        Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+    )]
+    #[serde(rename_all = "snake_case")]
+    #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(transform = crate::schema_support::plain_string_enum)
+    )]
+    pub enum Representation {
+        /// `"full"`: the whole content is inline.
+        #[default]
+        Full => "full",
+        /// `"compact"`: a transformed, shorter rendering is inline, with a
+        /// reference to the canonical content.
+        Compact => "compact",
+        /// `"reference"`: no inline content, only a reference and a hash.
+        Reference => "reference",
+    }
 }
 
 impl Representation {
-    /// Every representation, in wire order.
-    pub const ALL: [Representation; 3] = [Self::Full, Self::Compact, Self::Reference];
-
-    /// The wire string.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Full => "full",
-            Self::Compact => "compact",
-            Self::Reference => "reference",
-        }
-    }
-
     /// Returns `true` for [`Full`](Self::Full), the value that is omitted
     /// from a frame's output.
     pub fn is_full(&self) -> bool {
@@ -62,79 +52,49 @@ impl Representation {
     }
 }
 
-/// How faithful inline content is to its source (SPEC.md
-/// [§ContentFidelity](../../SPEC.md#type-contentfidelity)).
-///
-/// A closed set written as a snake_case string. A frame without a fidelity
-/// is read as exact.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[cfg_attr(
-    feature = "schema",
-    schemars(transform = crate::schema_support::plain_string_enum)
-)]
-pub enum ContentFidelity {
-    /// `"exact"`: byte for byte the source.
-    Exact,
-    /// `"normalized"`: the source with formatting normalised.
-    Normalized,
-    /// `"summarized"`: a summary of the source.
-    Summarized,
-    /// `"omitted"`: no content is carried.
-    Omitted,
-}
-
-impl ContentFidelity {
-    /// Every fidelity level, in wire order.
-    pub const ALL: [ContentFidelity; 4] = [
-        Self::Exact,
-        Self::Normalized,
-        Self::Summarized,
-        Self::Omitted,
-    ];
-
-    /// The wire string.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Exact => "exact",
-            Self::Normalized => "normalized",
-            Self::Summarized => "summarized",
-            Self::Omitted => "omitted",
-        }
+spelled! {
+    /// How faithful inline content is to its source (SPEC.md
+    /// [§ContentFidelity](../../SPEC.md#type-contentfidelity)).
+    ///
+    /// A closed set written as a snake_case string. A frame without a fidelity
+    /// is read as exact.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(transform = crate::schema_support::plain_string_enum)
+    )]
+    pub enum ContentFidelity {
+        /// `"exact"`: byte for byte the source.
+        Exact => "exact",
+        /// `"normalized"`: the source with formatting normalised.
+        Normalized => "normalized",
+        /// `"summarized"`: a summary of the source.
+        Summarized => "summarized",
+        /// `"omitted"`: no content is carried.
+        Omitted => "omitted",
     }
 }
 
-/// Whether a frame's content must be inline or may be fetched later (SPEC.md
-/// [§InlineContentRequirement](../../SPEC.md#type-inlinecontentrequirement)).
-///
-/// A closed set written as a snake_case string.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[cfg_attr(
-    feature = "schema",
-    schemars(transform = crate::schema_support::plain_string_enum)
-)]
-pub enum InlineContentRequirement {
-    /// `"required"`: the content must be inline.
-    Required,
-    /// `"resolvable_reference_allowed"`: a reference that can be resolved is
-    /// enough.
-    ResolvableReferenceAllowed,
-}
-
-impl InlineContentRequirement {
-    /// Every requirement, in wire order.
-    pub const ALL: [InlineContentRequirement; 2] =
-        [Self::Required, Self::ResolvableReferenceAllowed];
-
-    /// The wire string.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Required => "required",
-            Self::ResolvableReferenceAllowed => "resolvable_reference_allowed",
-        }
+spelled! {
+    /// Whether a frame's content must be inline or may be fetched later (SPEC.md
+    /// [§InlineContentRequirement](../../SPEC.md#type-inlinecontentrequirement)).
+    ///
+    /// A closed set written as a snake_case string.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(transform = crate::schema_support::plain_string_enum)
+    )]
+    pub enum InlineContentRequirement {
+        /// `"required"`: the content must be inline.
+        Required => "required",
+        /// `"resolvable_reference_allowed"`: a reference that can be resolved is
+        /// enough.
+        ResolvableReferenceAllowed => "resolvable_reference_allowed",
     }
 }
 

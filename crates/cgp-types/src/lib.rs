@@ -63,6 +63,36 @@
     )
 )]
 
+/// Declares an enum once with the spelling of each value: the macro writes
+/// the enum, `ALL` (every value in declaration order, its length computed) and
+/// `as_str`, so adding a value is one line and the compiler catches the rest.
+/// Exported (hidden) so `cgp-schema`, `cgp-classify` and `cgp-report` declare
+/// their tables with this one macro.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! spelled {
+    ($(#[$meta:meta])* pub enum $name:ident {
+        $($(#[$variant_meta:meta])* $variant:ident => $text:literal,)*
+    }) => {
+        $(#[$meta])*
+        pub enum $name {
+            $($(#[$variant_meta])* $variant,)*
+        }
+
+        impl $name {
+            /// Every value, in declaration order.
+            pub const ALL: [$name; [$($text),*].len()] = [$($name::$variant,)*];
+
+            /// The value's spelling.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text,)*
+                }
+            }
+        }
+    };
+}
+
 pub mod attestation;
 pub mod envelope;
 pub mod frame;

@@ -1,8 +1,9 @@
 //! The case format: one JSON object per NDJSON line, in the member order
 //! below. `format::case_schema` states the same as a JSON Schema.
 
-use crate::base64;
 use crate::reason::Reason;
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -113,7 +114,7 @@ impl Case {
     pub fn input_fields(bytes: &[u8]) -> (Option<String>, Option<String>) {
         match std::str::from_utf8(bytes) {
             Ok(text) => (Some(text.to_owned()), None),
-            Err(_) => (None, Some(base64::encode(bytes))),
+            Err(_) => (None, Some(BASE64.encode(bytes))),
         }
     }
 
@@ -121,7 +122,7 @@ impl Case {
     pub fn bytes(&self) -> Result<Vec<u8>, InputError> {
         match (&self.input, &self.input_base64) {
             (Some(text), None) => Ok(text.as_bytes().to_vec()),
-            (None, Some(coded)) => Ok(base64::decode(coded)?),
+            (None, Some(coded)) => Ok(BASE64.decode(coded)?),
             _ => Err(InputError::NotExactlyOne {
                 id: self.id.clone(),
             }),
@@ -168,7 +169,7 @@ pub enum InputError {
     },
     /// `input_base64` is not base64.
     #[error(transparent)]
-    Base64(#[from] base64::Base64Error),
+    Base64(#[from] base64::DecodeError),
 }
 
 /// Why a line of a vectors file is not a case.
@@ -258,8 +259,23 @@ mod tests {
         let (text, coded) = Case::input_fields(b"{\"a\":\"\xff\"}");
         assert_eq!(text, None);
         assert_eq!(
-            base64::decode(&coded.expect("coded")).expect("decodes"),
+            BASE64.decode(coded.expect("coded")).expect("decodes"),
             b"{\"a\":\"\xff\"}"
         );
+    }
+
+    #[test]
+    fn input_base64_is_standard_and_padded() {
+        for (plain, coded) in [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v")] {
+            assert_eq!(
+                Case::input_fields(plain.as_bytes()).0.as_deref(),
+                Some(plain)
+            );
+            assert_eq!(BASE64.encode(plain), coded);
+            assert_eq!(BASE64.decode(coded).as_deref(), Ok(plain.as_bytes()));
+        }
+        for bad in ["Zg=", "Z===", "Zg==Zg==", "Z!==", "Zg"] {
+            assert!(BASE64.decode(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -8,7 +8,6 @@
 //! - [`format`](mod@format): the JSON Schema of the case format.
 //! - [`harness`]: the harness protocol: driving a program through every case
 //!   and comparing its answers, with a [`report::Report`] as the result.
-//! - [`base64`]: the standard alphabet, for inputs that are not UTF-8.
 
 // Input-derived data never panics the library: no unwrap/expect/panic and no
 // unchecked indexing outside tests (SECURITY.md). Tests may assert freely.
@@ -22,7 +21,6 @@
     )
 )]
 
-pub mod base64;
 pub mod case;
 pub mod decode;
 pub mod format;

@@ -8,92 +8,76 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// One rejection category.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Reason {
+/// Declares the categories once: each with its doc, the name a case spells
+/// it with and one sentence on what it covers. The macro writes [`Reason`],
+/// [`Reason::ALL`], [`Reason::as_str`] and [`Reason::description`].
+macro_rules! reasons {
+    ($($(#[doc = $doc:literal])* $variant:ident => $name:literal, $description:literal;)*) => {
+        /// One rejection category.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum Reason {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl Reason {
+            /// Every category, in documentation order.
+            pub const ALL: [Reason; [$($name),*].len()] = [$(Reason::$variant,)*];
+
+            /// The name a case spells it with.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Reason::$variant => $name,)*
+                }
+            }
+
+            /// One sentence on what the category covers.
+            pub fn description(self) -> &'static str {
+                match self {
+                    $(Reason::$variant => $description,)*
+                }
+            }
+        }
+    };
+}
+
+reasons! {
     /// Not one JSON text: a syntax error, something after the value, an empty
     /// input, a byte-order mark, a raw control character, a lone surrogate
     /// escape, a number beyond a double, invalid UTF-8 in an HTTP body.
-    Text,
+    Text => "text",
+        "not one JSON text: a syntax error, text after the value, an empty input, a byte-order mark, a raw control character, a lone surrogate escape, a number beyond a double, or invalid UTF-8 in an HTTP body";
     /// Arrays and objects nested deeper than the decoder reads (128 levels).
-    Nesting,
+    Nesting => "nesting",
+        "arrays and objects nested deeper than 127 levels";
     /// A member the decoder knows appears twice in one object.
-    DuplicateMember,
+    DuplicateMember => "duplicate_member",
+        "a member the decoder knows appears twice in one object";
     /// An integer member holds a number JSON reads as a float: a fraction, an
     /// exponent, or an integer beyond the u64 range.
-    NumberSpelling,
+    NumberSpelling => "number_spelling",
+        "an integer member written with a fraction or an exponent, or beyond the u64 range";
     /// An integer member holds an integer outside its range (negative, or
     /// above 4294967295 for a u32).
-    IntegerRange,
+    IntegerRange => "integer_range",
+        "an integer member outside its range (negative, or too large for u32)";
     /// A value of the wrong JSON type (`null` where it is not allowed
     /// included), a non-object envelope that is not the positional form.
-    WrongType,
+    WrongType => "wrong_type",
+        "a value of the wrong JSON type, null where it is not allowed included";
     /// A required member is absent (or a positional array is too short).
-    MissingMember,
+    MissingMember => "missing_member",
+        "a required member is absent, or a positional array is too short";
     /// The envelope's `type` names no variant.
-    UnknownVariant,
+    UnknownVariant => "unknown_variant",
+        "the envelope's type names no variant";
     /// A closed vocabulary (`Representation`, `ContentFidelity`,
     /// `InlineContentRequirement`, a verdict's `status`) holds another value.
-    ClosedVocabulary,
+    ClosedVocabulary => "closed_vocabulary",
+        "a closed vocabulary (Representation, ContentFidelity, InlineContentRequirement, a verdict's status) holds another value";
 }
 
 impl Reason {
-    /// Every category, in documentation order.
-    pub const ALL: [Reason; 9] = [
-        Reason::Text,
-        Reason::Nesting,
-        Reason::DuplicateMember,
-        Reason::NumberSpelling,
-        Reason::IntegerRange,
-        Reason::WrongType,
-        Reason::MissingMember,
-        Reason::UnknownVariant,
-        Reason::ClosedVocabulary,
-    ];
-
-    /// The name a case spells it with.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Reason::Text => "text",
-            Reason::Nesting => "nesting",
-            Reason::DuplicateMember => "duplicate_member",
-            Reason::NumberSpelling => "number_spelling",
-            Reason::IntegerRange => "integer_range",
-            Reason::WrongType => "wrong_type",
-            Reason::MissingMember => "missing_member",
-            Reason::UnknownVariant => "unknown_variant",
-            Reason::ClosedVocabulary => "closed_vocabulary",
-        }
-    }
-
-    /// One sentence on what the category covers.
-    pub fn description(self) -> &'static str {
-        match self {
-            Reason::Text => {
-                "not one JSON text: a syntax error, text after the value, an empty input, a byte-order mark, a raw control character, a lone surrogate escape, a number beyond a double, or invalid UTF-8 in an HTTP body"
-            }
-            Reason::Nesting => "arrays and objects nested deeper than 127 levels",
-            Reason::DuplicateMember => "a member the decoder knows appears twice in one object",
-            Reason::NumberSpelling => {
-                "an integer member written with a fraction or an exponent, or beyond the u64 range"
-            }
-            Reason::IntegerRange => {
-                "an integer member outside its range (negative, or too large for u32)"
-            }
-            Reason::WrongType => {
-                "a value of the wrong JSON type, null where it is not allowed included"
-            }
-            Reason::MissingMember => {
-                "a required member is absent, or a positional array is too short"
-            }
-            Reason::UnknownVariant => "the envelope's type names no variant",
-            Reason::ClosedVocabulary => {
-                "a closed vocabulary (Representation, ContentFidelity, InlineContentRequirement, a verdict's status) holds another value"
-            }
-        }
-    }
-
     /// The category of a decoder's error message (serde_json's wording, with or
     /// without its ` at line L column C` suffix). Anything that is not a data
     /// error of a known shape is a text error.

@@ -1,12 +1,12 @@
 //! Per-frame rules: ids, kinds, timestamps, provenance links and the
 //! representation a frame carries.
 
-use super::message::relation_rules;
+use super::envelope_rules::relation_rules;
 use super::values::{budget_tokens, fingerprint_dimension, is_blank, is_protocol_timestamp};
 use super::{Context, Out, Rule, SemanticViolation};
 use cgp_types::{ContextFrame, Provenance, Representation};
 
-/// The frame rules (B3, F1–F5, D1, P1–P3, G1, G2, CGP-FRAME-VECTOR) on a `ContextFrame` at `pointer`.
+/// The frame rules on a `ContextFrame` at `pointer` (each names its [`Rule`]).
 pub fn check_frame(
     frame: &ContextFrame,
     pointer: &str,

@@ -6,42 +6,36 @@
 //! [`cgp_types`] values and report each violation with its stable [`Rule`] id
 //! and the JSON pointer of the offending member.
 //!
-//! Two kinds of checks live here:
-//!
-//! - per-message rules ([`check_envelope`] and the per-type functions it calls):
-//!   B3, F1–F5, F11–F13, D1, P1–P3, C5, U3, G1, G2, H1, H2, and our
-//!   CGP-RESOLVE, CGP-FRAME-VECTOR, CGP-ATTEST-SIGNS and CGP-ATTEST-KEY;
-//! - exchange rules, which need both sides of a conversation ([`Session`]): the
-//!   budget sum B1, the frame limit B4, the `id` echo H4, the `kinds` filter Q1,
-//!   anchored ranking G3, the embedding rule E1 (the host's MUST: an embedding
-//!   only to a provider of the same fingerprint; the provider's SHOULD: refuse
-//!   one of the wrong dimension), and our `as_of` pin
-//!   CGP-AS-OF and CGP-VERIFY-OPTIN.
+//! Two kinds of checks live here: per-message rules ([`check_envelope`] and
+//! the per-type functions it calls), and exchange rules, which need both sides
+//! of a conversation ([`Session`]). Which rules there are, each with its id,
+//! level and whether a transcript can show it, is the catalogue's to say:
+//! [`Rule`] (its `rules!` table in `rules.rs`).
 //!
 //! Ids and levels are the protocol's where it states the rule, ours (`CGP-…`)
 //! where it does not (SPEC.md §Rule ids); every rule is a MUST or a SHOULD
 //! ([`Rule::requirement`]).
 //!
 //! The catalogue is in `rules`, the string grammars in `values`, the
-//! per-message rules in `message` and `frame`, the exchange rules in `session`,
+//! per-message rules in `envelope_rules` and `frame`, the exchange rules in `session`,
 //! and the attestation arithmetic in [`attestation`].
 
 pub mod attestation;
 
+mod envelope_rules;
 mod frame;
-mod message;
 mod rules;
 mod session;
 #[cfg(test)]
 mod tests;
 mod values;
 
-pub use frame::{check_frame, check_provenance};
-pub use message::MAX_INCLUSION_PATH_STEPS;
-pub use message::{
+pub use envelope_rules::MAX_INCLUSION_PATH_STEPS;
+pub use envelope_rules::{
     check_capabilities, check_data_flow, check_envelope, check_inclusion_proof, check_relation,
     check_result,
 };
+pub use frame::{check_frame, check_provenance};
 pub use rules::{Requirement, Rule, SemanticViolation};
 pub use session::{MAX_PENDING_ID_BYTES, MAX_PENDING_QUERIES, Session, is_anchored};
 pub use values::{budget_tokens, fingerprint_dimension, is_later, is_protocol_timestamp};

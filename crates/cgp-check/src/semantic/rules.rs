@@ -8,220 +8,151 @@
 
 use std::fmt;
 
-/// A rule id of SPEC.md §Rule ids.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Rule {
+/// Declares the rule catalogue once: each rule's variant with its doc, then
+/// its id, requirement level and where it can be seen. The macro writes
+/// [`Rule`], [`Rule::ALL`] and the accessors, so adding a rule is one entry
+/// here (plus its check).
+macro_rules! rules {
+    ($($(#[doc = $doc:literal])* $variant:ident => $id:literal, $level:ident, $seen:ident;)*) => {
+        /// A rule id of SPEC.md §Rule ids.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Rule {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl Rule {
+            /// Every rule, in declaration order.
+            pub const ALL: [Rule; [$($id),*].len()] = [$(Rule::$variant,)*];
+
+            /// The rule id as SPEC.md writes it, e.g. `"B3"` or `"CGP-FILE-BYTES"`.
+            /// R1's MUST and SHOULD clauses share the protocol's id `"R1"`, and E1's
+            /// (the host's MUST, the provider's SHOULD) share `"E1"`.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Rule::$variant => $id,)*
+                }
+            }
+
+            /// The rule's requirement level: the protocol's for its rules, ours for ours.
+            pub fn requirement(self) -> Requirement {
+                match self {
+                    $(Rule::$variant => Requirement::$level,)*
+                }
+            }
+
+            /// Whether a transcript can show the rule kept or broken: it is checked
+            /// per message or across a conversation's messages (`cgp validate
+            /// --semantic`, and every line of `cgp check`). The others
+            /// (`Conversation` in the table) are judged only by steps of `cgp
+            /// check`'s own conversation (a reply that never came, an exit, a file
+            /// re-read, an anchored frame the provider holds).
+            pub fn in_transcript(self) -> bool {
+                match self {
+                    $(Rule::$variant => matches!(Seen::$seen, Seen::Transcript),)*
+                }
+            }
+        }
+    };
+}
+
+/// Where a rule can be seen kept or broken: the `rules!` table's last column.
+enum Seen {
+    /// In a transcript: per message or across a conversation's messages.
+    Transcript,
+    /// Only in `cgp check`'s own conversation.
+    Conversation,
+}
+
+rules! {
     /// Σ `token_cost` ≤ the query's `max_tokens`.
-    B1,
+    B1 => "B1", Must, Transcript;
     /// `token_cost` = ⌈UTF-8 bytes of `content` ÷ 4⌉.
-    B3,
+    B3 => "B3", Must, Transcript;
     /// Frame count ≤ the query's `max_frames`.
-    B4,
+    B4 => "B4", Must, Transcript;
     /// `content_digest`, when present, is `sha256:` + 64 lowercase hex.
-    D1,
+    D1 => "D1", Must, Transcript;
     /// `score` lies in `[0, 1]`.
-    F1,
+    F1 => "F1", Must, Transcript;
     /// `title` is not empty.
-    F2,
+    F2 => "F2", Must, Transcript;
     /// `citation_label` is present and not blank.
-    F3,
+    F3 => "F3", Must, Transcript;
     /// Frame and attestation timestamps are protocol timestamps.
-    F4,
+    F4 => "F4", Must, Transcript;
     /// File provenance carries a well-formed digest.
-    F5,
+    F5 => "F5", Must, Transcript;
     /// No attestation names a frame outside its result.
-    F11,
+    F11 => "F11", Must, Transcript;
     /// `result_attestation` signs the Merkle root of the result's frames.
-    F12,
+    F12 => "F12", Must, Transcript;
     /// An inclusion proof is bounded and leads to the signed result root.
-    F13,
+    F13 => "F13", Must, Transcript;
     /// A `full` frame carries `content`.
-    P1,
+    P1 => "P1", Must, Transcript;
     /// A `compact` frame carries content, digest, hash, transform and reference.
-    P2,
+    P2 => "P2", Must, Transcript;
     /// A `reference` frame carries a reference and hash, and no inline content.
-    P3,
+    P3 => "P3", Must, Transcript;
     /// An off-machine egress scope is not declared with `egress: false`.
-    C5,
+    C5 => "C5", Must, Transcript;
     /// A custom egress scope is namespaced `vendor:name`.
-    U3,
+    U3 => "U3", Must, Transcript;
     /// A graph provider's relations have a non-blank `display_name`.
-    G1,
+    G1 => "G1", Must, Transcript;
     /// Every relation's `target_uri` is non-blank.
-    G2,
+    G2 => "G2", Must, Transcript;
     /// A graph provider ranks anchored frames first (SHOULD).
-    G3,
+    G3 => "G3", Should, Transcript;
     /// A graph provider returns an anchored frame when it has one.
-    G4,
+    G4 => "G4", Must, Conversation;
     /// A query embedding of the wrong dimension is refused (SHOULD).
-    E1,
+    E1 => "E1", Should, Transcript;
     /// ... and a host sends an embedding only to a provider whose fingerprint
     /// is its own (E1's MUST clause, the host's).
-    E1Host,
+    E1Host => "E1", Must, Transcript;
     /// No frame outside a non-empty `kinds` filter.
-    Q1,
+    Q1 => "Q1", Must, Transcript;
     /// The provider acknowledges a version in the host's major family.
-    H1,
+    H1 => "H1", Must, Transcript;
     /// `provider.name` and `provider.version` are not empty.
-    H2,
+    H2 => "H2", Must, Transcript;
     /// Replies echo the `id` of the request they answer.
-    H4,
+    H4 => "H4", Must, Transcript;
     /// A provider survives a malformed line or bad request and keeps serving.
-    R1,
+    R1 => "R1", Must, Conversation;
     /// ... and answers it with `error` / `bad_request` (R1's SHOULD clause).
-    R1Reply,
+    R1Reply => "R1", Should, Conversation;
     /// A provider ends cleanly on `shutdown`.
-    R2,
+    R2 => "R2", Must, Conversation;
     /// A verifying provider answers `verify` honestly: `valid` exactly for
     /// what it serves unchanged.
-    V2,
+    V2 => "V2", Must, Conversation;
     /// Ours: a file provenance digest is the sha256 of the bytes it addresses.
-    FileBytes,
+    FileBytes => "CGP-FILE-BYTES", Must, Conversation;
     /// Ours: an attestation signs the commitment of the frame it names.
-    AttestSigns,
+    AttestSigns => "CGP-ATTEST-SIGNS", Must, Transcript;
     /// Ours: signatures verify under the keys published at the handshake.
-    AttestKey,
+    AttestKey => "CGP-ATTEST-KEY", Must, Transcript;
     /// Ours: offering `compact` or `reference` requires `resolve: true`.
-    Resolve,
+    Resolve => "CGP-RESOLVE", Must, Transcript;
     /// Ours: no frame that became valid after the query's `as_of` (SHOULD).
-    AsOf,
+    AsOf => "CGP-AS-OF", Should, Transcript;
     /// Ours: a frame's embedding vector has its fingerprint's length (SHOULD).
-    FrameVector,
+    FrameVector => "CGP-FRAME-VECTOR", Should, Transcript;
     /// Ours: a host sends `verify` only to providers that declare it.
-    VerifyOptIn,
+    VerifyOptIn => "CGP-VERIFY-OPTIN", Must, Transcript;
     /// Ours: every query gets one reply, and nothing comes unasked.
-    Answer,
+    Answer => "CGP-ANSWER", Must, Conversation;
     /// Ours: over HTTP, a reply to a request a host sends comes with a 2xx
     /// status (SHOULD).
-    HttpStatus,
+    HttpStatus => "CGP-HTTP-STATUS", Should, Conversation;
 }
 
 impl Rule {
-    /// Every rule, in declaration order.
-    pub const ALL: [Rule; 40] = [
-        Rule::B1,
-        Rule::B3,
-        Rule::B4,
-        Rule::D1,
-        Rule::F1,
-        Rule::F2,
-        Rule::F3,
-        Rule::F4,
-        Rule::F5,
-        Rule::F11,
-        Rule::F12,
-        Rule::F13,
-        Rule::P1,
-        Rule::P2,
-        Rule::P3,
-        Rule::C5,
-        Rule::U3,
-        Rule::G1,
-        Rule::G2,
-        Rule::G3,
-        Rule::G4,
-        Rule::E1,
-        Rule::E1Host,
-        Rule::Q1,
-        Rule::H1,
-        Rule::H2,
-        Rule::H4,
-        Rule::R1,
-        Rule::R1Reply,
-        Rule::R2,
-        Rule::V2,
-        Rule::FileBytes,
-        Rule::AttestSigns,
-        Rule::AttestKey,
-        Rule::Resolve,
-        Rule::AsOf,
-        Rule::FrameVector,
-        Rule::VerifyOptIn,
-        Rule::Answer,
-        Rule::HttpStatus,
-    ];
-
-    /// The rule id as SPEC.md writes it, e.g. `"B3"` or `"CGP-FILE-BYTES"`.
-    /// R1's MUST and SHOULD clauses share the protocol's id `"R1"`, and E1's
-    /// (the host's MUST, the provider's SHOULD) share `"E1"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Rule::B1 => "B1",
-            Rule::B3 => "B3",
-            Rule::B4 => "B4",
-            Rule::D1 => "D1",
-            Rule::F1 => "F1",
-            Rule::F2 => "F2",
-            Rule::F3 => "F3",
-            Rule::F4 => "F4",
-            Rule::F5 => "F5",
-            Rule::F11 => "F11",
-            Rule::F12 => "F12",
-            Rule::F13 => "F13",
-            Rule::P1 => "P1",
-            Rule::P2 => "P2",
-            Rule::P3 => "P3",
-            Rule::C5 => "C5",
-            Rule::U3 => "U3",
-            Rule::G1 => "G1",
-            Rule::G2 => "G2",
-            Rule::G3 => "G3",
-            Rule::G4 => "G4",
-            Rule::E1 | Rule::E1Host => "E1",
-            Rule::Q1 => "Q1",
-            Rule::H1 => "H1",
-            Rule::H2 => "H2",
-            Rule::H4 => "H4",
-            Rule::R1 | Rule::R1Reply => "R1",
-            Rule::R2 => "R2",
-            Rule::V2 => "V2",
-            Rule::FileBytes => "CGP-FILE-BYTES",
-            Rule::AttestSigns => "CGP-ATTEST-SIGNS",
-            Rule::AttestKey => "CGP-ATTEST-KEY",
-            Rule::Resolve => "CGP-RESOLVE",
-            Rule::AsOf => "CGP-AS-OF",
-            Rule::FrameVector => "CGP-FRAME-VECTOR",
-            Rule::VerifyOptIn => "CGP-VERIFY-OPTIN",
-            Rule::Answer => "CGP-ANSWER",
-            Rule::HttpStatus => "CGP-HTTP-STATUS",
-        }
-    }
-
     /// Whether the rule is the protocol's (`false`: one of ours, `CGP-…`).
     pub fn is_upstream(self) -> bool {
         !self.as_str().starts_with("CGP-")
-    }
-
-    /// The rule's requirement level: the protocol's for its rules, ours for ours.
-    pub fn requirement(self) -> Requirement {
-        match self {
-            Rule::G3
-            | Rule::E1
-            | Rule::R1Reply
-            | Rule::AsOf
-            | Rule::FrameVector
-            | Rule::HttpStatus => Requirement::Should,
-            _ => Requirement::Must,
-        }
-    }
-
-    /// Whether a transcript can show the rule kept or broken: it is checked
-    /// per message or across a conversation's messages (`cgp validate
-    /// --semantic`, and every line of `cgp check`). The others are judged only
-    /// by steps of `cgp check`'s own conversation (a reply that never came,
-    /// an exit, a file re-read, an anchored frame the provider holds).
-    pub fn in_transcript(self) -> bool {
-        !matches!(
-            self,
-            Rule::G4
-                | Rule::R1
-                | Rule::R1Reply
-                | Rule::R2
-                | Rule::V2
-                | Rule::FileBytes
-                | Rule::Answer
-                | Rule::HttpStatus
-        )
     }
 
     /// The ids of the rules a transcript can show ([`Rule::in_transcript`]),

@@ -2,7 +2,7 @@
 //! and of the conversation.
 
 use super::finding::{Checked, Finding};
-use super::message::{check_message, locate};
+use super::layers::{check_message, locate};
 use crate::semantic::{self, Session};
 use crate::validate::Validator;
 

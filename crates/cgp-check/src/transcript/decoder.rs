@@ -2,7 +2,7 @@
 //! with a float spelling, found by trying each integral float as an integer.
 
 use super::finding::{Finding, Layer};
-use super::message::token_at;
+use super::layers::token_at;
 use cgp_schema::json_text::{self, Position};
 use cgp_types::Envelope;
 use serde::Deserialize;

@@ -30,17 +30,17 @@
 mod checker;
 mod decoder;
 mod finding;
+mod layers;
 mod lines;
-mod message;
 #[cfg(test)]
 mod tests;
 mod unique;
 
 pub use checker::TranscriptChecker;
 pub use finding::{Checked, Finding, Layer};
+pub use layers::{check_message, check_verdict, locate};
 pub use lines::{Line, LineReader};
 pub(crate) use lines::{is_blank, skip_line};
-pub use message::{check_message, check_verdict, locate};
 pub use unique::parse_unique;
 
 #[cfg(test)]

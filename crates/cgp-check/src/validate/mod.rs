@@ -69,7 +69,7 @@ pub struct Validator {
     /// One validator per named type, compiled on first use: a checker of
     /// envelopes never needs them, and compiling them all would double its
     /// start-up.
-    types: BTreeMap<String, OnceLock<Result<jsonschema::Validator, String>>>,
+    types: BTreeMap<String, OnceLock<Compiled>>,
     /// The single-pass check of this bundle, when the caller has one.
     precheck: Option<Precheck>,
     /// See [`Self::decodes_with_hand_written_types`]; read once from the
@@ -91,7 +91,7 @@ impl fmt::Debug for Validator {
 /// use ([`Validator::deferred`]).
 struct VariantValidator {
     index: usize,
-    compiled: OnceLock<Result<jsonschema::Validator, String>>,
+    compiled: OnceLock<Compiled>,
 }
 
 /// A variant's schema on its own: its `oneOf` branch with the `$defs` it
@@ -104,11 +104,26 @@ fn variant_schema(branch: &Value, defs: &Value) -> Value {
     schema
 }
 
-fn compile(schema: &Value) -> Result<jsonschema::Validator, String> {
+/// A schema compiled into a validator, or why it does not compile.
+type Compiled = Result<jsonschema::Validator, CompileError>;
+
+/// Why a schema of the bundle does not compile: jsonschema's message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct CompileError(String);
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+fn compile(schema: &Value) -> Compiled {
     jsonschema::options()
         .with_draft(Draft::Draft202012)
         .build(schema)
-        .map_err(|error| error.to_string())
+        .map_err(|error| CompileError(error.to_string()))
 }
 
 /// Whether the version `document` declares is in the hand-written types'
@@ -230,10 +245,7 @@ impl Validator {
     }
 
     /// The validator of `variant`, compiled the first time it is needed.
-    fn compiled<'v>(
-        &self,
-        variant: &'v VariantValidator,
-    ) -> &'v Result<jsonschema::Validator, String> {
+    fn compiled<'v>(&self, variant: &'v VariantValidator) -> &'v Compiled {
         variant.compiled.get_or_init(|| {
             let branch = self
                 .document

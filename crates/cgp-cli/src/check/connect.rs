@@ -1,14 +1,17 @@
 //! Starting the provider's program, or reaching its HTTP endpoint.
 
 use super::*;
+use crate::usage::{Usage, variable};
 
 /// Starts the stdio provider, or sets up the HTTP one (nothing is sent yet);
 /// the stdio provider's process group comes with it.
-pub(super) fn connect(options: &Options) -> Result<Connected, String> {
+pub(super) fn connect(options: &Options) -> Result<Connected, Usage> {
     match &options.provider {
         Provider::Command { command, env } => {
             let Some((program, args)) = command.split_first() else {
-                return Err("no provider command given (cgp check -- PROGRAM [ARGS...])".into());
+                return Err(Usage(
+                    "no provider command given (cgp check -- PROGRAM [ARGS...])".into(),
+                ));
             };
             let shown: Vec<String> = command
                 .iter()
@@ -20,12 +23,8 @@ pub(super) fn connect(options: &Options) -> Result<Connected, String> {
                 env: env.clone(),
             };
             let provider = ChildProvider::spawn(&launch)
-                .map_err(|error| format!("cannot start `{}`: {error}", shown.join(" ")))?;
-            let checked = Checked {
-                text: shown.join(" "),
-                command: Some(shown),
-                url: None,
-            };
+                .map_err(|error| Usage(format!("cannot start `{}`: {error}", shown.join(" "))))?;
+            let checked = CheckedProvider::Command(shown);
             let group = provider.process_group();
             Ok(Connected {
                 peer: Box::new(provider),
@@ -41,27 +40,28 @@ pub(super) fn connect(options: &Options) -> Result<Connected, String> {
             ca_cert,
         } => {
             let endpoint = Endpoint::parse(url)
-                .map_err(|error| format!("--http {}: {error}", shown_url(url)))?;
+                .map_err(|error| Usage(format!("--http {}: {error}", shown_url(url))))?;
             let bearer = match bearer_env {
                 None => None,
                 Some(name) => Some(
                     Bearer::new(variable("--bearer-env", name)?)
-                        .map_err(|error| format!("--bearer-env {name}: {error}"))?,
+                        .map_err(|error| Usage(format!("--bearer-env {name}: {error}")))?,
                 ),
             };
             let mut sent = Vec::new();
             for text in headers {
-                let header = Header::plain(text).map_err(|error| format!("--header: {error}"))?;
+                let header =
+                    Header::plain(text).map_err(|error| Usage(format!("--header: {error}")))?;
                 sent.push(header);
             }
             for text in header_env {
                 let Some((name, var)) = text.split_once('=').filter(|(_, var)| !var.is_empty())
                 else {
-                    return Err(format!("--header-env {text}: not Name=VAR"));
+                    return Err(Usage(format!("--header-env {text}: not Name=VAR")));
                 };
                 let value = variable("--header-env", var)?;
                 let header = Header::secret(name.trim(), &value)
-                    .map_err(|error| format!("--header-env {name}: {error}"))?;
+                    .map_err(|error| Usage(format!("--header-env {name}: {error}")))?;
                 sent.push(header);
             }
             for (index, header) in sent.iter().enumerate() {
@@ -70,27 +70,25 @@ pub(super) fn connect(options: &Options) -> Result<Connected, String> {
                     .any(|earlier| earlier.name().eq_ignore_ascii_case(header.name()));
                 let authorization = header.name().eq_ignore_ascii_case("authorization");
                 if again || (authorization && bearer.is_some()) {
-                    return Err(format!("the header `{}` is given twice", header.name()));
+                    return Err(Usage(format!(
+                        "the header `{}` is given twice",
+                        header.name()
+                    )));
                 }
             }
             let roots = match ca_cert {
                 None => Roots::default(),
-                Some(path) => {
-                    Roots::from_pem_file(path).map_err(|error| format!("--ca-cert: {error}"))?
-                }
+                Some(path) => Roots::from_pem_file(path)
+                    .map_err(|error| Usage(format!("--ca-cert: {error}")))?,
             };
             if ca_cert.is_some() && !endpoint.is_tls() {
-                return Err("--ca-cert needs an https:// endpoint".into());
+                return Err(Usage("--ca-cert needs an https:// endpoint".into()));
             }
             let endpoint_url = endpoint.url().to_owned();
             let provider = HttpProvider::new(endpoint, bearer, options.timeout)
                 .with_headers(sent)
                 .with_roots(&roots);
-            let checked = Checked {
-                command: None,
-                text: format!("POST {}", endpoint_url),
-                url: Some(endpoint_url),
-            };
+            let checked = CheckedProvider::Endpoint(endpoint_url);
             Ok(Connected {
                 peer: Box::new(provider),
                 checked,
@@ -98,18 +96,4 @@ pub(super) fn connect(options: &Options) -> Result<Connected, String> {
             })
         }
     }
-}
-
-/// The value of the environment variable `name`, for `flag`. The error names
-/// the variable, never a value.
-pub(super) fn variable(flag: &str, name: &str) -> Result<String, String> {
-    std::env::var(name).map_err(|error| {
-        format!(
-            "{flag} {name}: the variable is {}",
-            match error {
-                std::env::VarError::NotPresent => "not set",
-                std::env::VarError::NotUnicode(_) => "not valid Unicode",
-            }
-        )
-    })
 }

@@ -4,6 +4,7 @@
 //! 128 + the signal.
 
 use super::Connected;
+use crate::usage::Usage;
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// The process group to kill on a signal (zero: none), behind a lock that
@@ -42,8 +43,8 @@ pub fn watch() -> Armed {
 /// starts kills it once it has started, instead of leaving it behind.
 pub fn starting(
     armed: &Mutex<u32>,
-    start: impl FnOnce() -> Result<Connected, String>,
-) -> Result<Connected, String> {
+    start: impl FnOnce() -> Result<Connected, Usage>,
+) -> Result<Connected, Usage> {
     let mut group = armed.lock().unwrap_or_else(PoisonError::into_inner);
     let connected = start();
     if let Ok(Connected {

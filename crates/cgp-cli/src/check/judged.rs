@@ -138,21 +138,6 @@ impl Judged {
             outcome => outcome,
         }
     }
-
-    pub(super) fn stale_text(entry: &Entry) -> String {
-        let rule = entry
-            .rule
-            .as_ref()
-            .map(|rule| format!(" rule {rule}"))
-            .unwrap_or_default();
-        format!(
-            "stale baseline entry in step `{}` ({} {}{rule}), no longer found: {}",
-            entry.step.as_deref().unwrap_or_default(),
-            entry.side.as_deref().unwrap_or_default(),
-            entry.layer,
-            entry.message
-        )
-    }
 }
 
 /// One test case per step: failed when it has an error the baseline does not
@@ -232,7 +217,7 @@ pub(super) fn junit_report(report: &Report, judged: &Judged) -> String {
             kind: "stale".into(),
             text: stale
                 .iter()
-                .map(Judged::stale_text)
+                .map(|entry| entry.stale_text(Command::Check))
                 .collect::<Vec<_>>()
                 .join("\n"),
         });

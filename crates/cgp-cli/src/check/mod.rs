@@ -30,7 +30,7 @@ use cgp_report::check::{BaselineUse, CheckReport, Target};
 use cgp_report::junit::{self, Case, Failure, Suite};
 use std::ffi::OsString;
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -79,20 +79,28 @@ pub struct Options {
     pub verbosity: Verbosity,
 }
 
-/// What the report says it checked: the command line, or the URL.
-struct Checked {
-    /// The command line's words, for a stdio provider.
-    command: Option<Vec<String>>,
-    /// The endpoint, for an HTTP provider.
-    url: Option<String>,
-    text: String,
+/// What the report says it checked: a stdio provider's command line, or an
+/// HTTP provider's endpoint.
+enum CheckedProvider {
+    /// The command line's words.
+    Command(Vec<String>),
+    /// The endpoint's URL.
+    Endpoint(String),
 }
 
-impl Checked {
+impl CheckedProvider {
     fn target(&self) -> Target<'_> {
-        match (&self.command, &self.url) {
-            (Some(command), _) => Target::Command(command),
-            (None, url) => Target::Url(url.as_deref().unwrap_or_default()),
+        match self {
+            CheckedProvider::Command(words) => Target::Command(words),
+            CheckedProvider::Endpoint(url) => Target::Url(url),
+        }
+    }
+
+    /// The first line of the human report: the command line, or `POST <url>`.
+    fn text(&self) -> String {
+        match self {
+            CheckedProvider::Command(words) => words.join(" "),
+            CheckedProvider::Endpoint(url) => format!("POST {url}"),
         }
     }
 }
@@ -100,7 +108,7 @@ impl Checked {
 /// A provider ready for the conversation.
 struct Connected {
     peer: Box<dyn Peer>,
-    checked: Checked,
+    checked: CheckedProvider,
     /// The stdio provider's process group.
     group: Option<u32>,
 }
@@ -108,15 +116,9 @@ struct Connected {
 /// Runs `cgp check`: 0 when no error was found, 1 when one was, 2 when the
 /// provider cannot be started or reached as configured.
 pub fn run(options: &Options, interop: &Validator, strict: &Validator) -> ExitCode {
-    let matcher = match &options.baseline {
-        None => None,
-        Some(path) => match baseline::read(path, Command::Check) {
-            Ok(baseline) => Some(Matcher::new(baseline)),
-            Err(error) => {
-                eprintln!("cgp check: {error}");
-                return ExitCode::from(Exit::Trouble);
-            }
-        },
+    let matcher = match read_baseline(options) {
+        Ok(matcher) => matcher,
+        Err(code) => return code,
     };
     // Watching before the provider starts, and starting it with the watcher
     // held off until its group is armed, leaves no moment when an interrupt
@@ -167,28 +169,72 @@ pub fn run(options: &Options, interop: &Validator, strict: &Validator) -> ExitCo
     drop(peer);
     interrupt::disarm(&interrupt);
     if let Some(path) = &options.write_baseline {
-        let entries = errors(&report);
-        let count = entries.len();
-        let text = Baseline::new(Command::Check, entries).to_text();
-        if let Err(error) = std::fs::write(path, text) {
-            eprintln!(
-                "cgp check: writing the baseline {}: {error}",
-                path.display()
-            );
-            return ExitCode::from(Exit::Trouble);
-        }
-        if options.verbosity != Verbosity::Quiet {
-            eprintln!(
-                "cgp check: wrote {count} error(s) to the baseline {}",
-                path.display()
-            );
+        if let Err(code) = write_baseline(path, &report, options.verbosity) {
+            return code;
         }
     }
     let judged = Judged::new(&report, matcher);
+    let written = write_report(options, &checked, &report, &judged);
+    if let Err(error) = written {
+        if error.kind() != io::ErrorKind::BrokenPipe {
+            eprintln!("cgp check: writing the report: {error}");
+        }
+        return ExitCode::from(Exit::Trouble);
+    }
+    if options.write_baseline.is_some() || judged.passed() {
+        ExitCode::from(Exit::Valid)
+    } else {
+        ExitCode::from(Exit::Invalid)
+    }
+}
+
+/// The baseline `--baseline` names, read; the exit code when it cannot be.
+fn read_baseline(options: &Options) -> Result<Option<Matcher>, ExitCode> {
+    match &options.baseline {
+        None => Ok(None),
+        Some(path) => match baseline::read(path, Command::Check) {
+            Ok(baseline) => Ok(Some(Matcher::new(baseline))),
+            Err(error) => {
+                eprintln!("cgp check: {error}");
+                Err(ExitCode::from(Exit::Trouble))
+            }
+        },
+    }
+}
+
+/// Writes every error of `report` to the baseline at `path`; the exit code
+/// when it cannot.
+fn write_baseline(path: &Path, report: &Report, verbosity: Verbosity) -> Result<(), ExitCode> {
+    let entries = errors(report);
+    let count = entries.len();
+    let text = Baseline::new(Command::Check, entries).to_text();
+    if let Err(error) = std::fs::write(path, text) {
+        eprintln!(
+            "cgp check: writing the baseline {}: {error}",
+            path.display()
+        );
+        return Err(ExitCode::from(Exit::Trouble));
+    }
+    if verbosity != Verbosity::Quiet {
+        eprintln!(
+            "cgp check: wrote {count} error(s) to the baseline {}",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// Writes the report to standard output in the chosen format.
+fn write_report(
+    options: &Options,
+    checked: &CheckedProvider,
+    report: &Report,
+    judged: &Judged,
+) -> io::Result<()> {
     let stdout = io::stdout();
-    let written = match options.format {
+    match options.format {
         Format::Json => {
-            let mut json = CheckReport::new(checked.target(), &report);
+            let mut json = CheckReport::new(checked.target(), report);
             if let Some(stale) = &judged.stale {
                 json.passed = judged.passed();
                 json.baseline = Some(BaselineUse {
@@ -204,27 +250,16 @@ pub fn run(options: &Options, interop: &Validator, strict: &Validator) -> ExitCo
             human(
                 &mut out,
                 style,
-                &checked.text,
-                &report,
-                &judged,
+                &checked.text(),
+                report,
+                judged,
                 options.verbosity,
             )
         }
-        Format::Github => github(&mut stdout.lock(), &report, &judged, options.verbosity),
+        Format::Github => github(&mut stdout.lock(), report, judged, options.verbosity),
         Format::Junit => stdout
             .lock()
-            .write_all(junit_report(&report, &judged).as_bytes()),
-    };
-    if let Err(error) = written {
-        if error.kind() != io::ErrorKind::BrokenPipe {
-            eprintln!("cgp check: writing the report: {error}");
-        }
-        return ExitCode::from(Exit::Trouble);
-    }
-    if options.write_baseline.is_some() || judged.passed() {
-        ExitCode::from(Exit::Valid)
-    } else {
-        ExitCode::from(Exit::Invalid)
+            .write_all(junit_report(report, judged).as_bytes()),
     }
 }
 

@@ -68,7 +68,7 @@ pub(super) fn human(
             out,
             "{}  {}",
             style.bad("stale"),
-            printable(&Judged::stale_text(entry))
+            printable(&entry.stale_text(Command::Check))
         )?;
     }
     writeln!(out, "provider exit: {}", report.exit)?;
@@ -143,7 +143,7 @@ pub(super) fn github(
             line: None,
             column: None,
             title: "cgp check: stale baseline entry",
-            message: &Judged::stale_text(entry),
+            message: &entry.stale_text(Command::Check),
         };
         writeln!(out, "{annotation}")?;
     }

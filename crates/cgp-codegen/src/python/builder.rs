@@ -3,6 +3,7 @@
 //! entry of every member.
 
 use super::*;
+use cgp_schema::model::{NamedType, TaggedUnion, Vocabulary};
 
 impl Builder<'_> {
     pub(super) fn package(&self) -> Result<Package, Diagnostic> {
@@ -11,127 +12,16 @@ impl Builder<'_> {
             let description = named.annotations.description.clone().unwrap_or_default();
             match &named.shape {
                 Shape::Object(object) => {
-                    package
-                        .classes
-                        .push(self.class(name, &description, None, object)?);
-                    package.plans.push(ClassPlan {
-                        name: name.clone(),
-                        members: object.members.clone(),
-                        tag: None,
-                    });
-                    package.table.push(TableEntry {
-                        name: name.clone(),
-                        shape: format!(
-                            "_w.Record(\n    {name},\n    {},\n)",
-                            self.member_table(&object.members, "    ")?
-                        ),
-                    });
+                    self.object_type(&mut package, name, &description, object)?;
                 }
                 Shape::TaggedUnion(union) => {
-                    let mut branches = Vec::new();
-                    let mut names = Vec::new();
-                    for branch in &union.branches {
-                        let title = branch
-                            .annotations
-                            .title
-                            .clone()
-                            .unwrap_or_else(|| cgp_schema::model::camel_case(&branch.tag));
-                        let class = if title.starts_with(name.as_str()) {
-                            title
-                        } else {
-                            format!("{name}{title}")
-                        };
-                        let members = union.members_of(branch);
-                        let owned: Vec<Member> = members.iter().map(|m| (*m).clone()).collect();
-                        let object = ObjectShape {
-                            members: owned.clone(),
-                            unknown_members: branch.object.unknown_members,
-                        };
-                        let branch_description =
-                            branch.annotations.description.clone().unwrap_or_default();
-                        package.classes.push(self.class(
-                            &class,
-                            &branch_description,
-                            Some((union.tag.clone(), branch.tag.clone())),
-                            &object,
-                        )?);
-                        let tag_at = branch
-                            .object
-                            .members
-                            .iter()
-                            .filter(|member| union.shared.member(&member.name).is_none())
-                            .position(|member| member.name == union.tag)
-                            .map_or(0, |index| index + union.shared.members.len());
-                        branches.push(format!(
-                            "_w.Branch(\n        {},\n        {class},\n        {},\n        {tag_at},\n    )",
-                            literal(&branch.tag),
-                            self.member_table(&owned, "        ")?
-                        ));
-                        package.plans.push(ClassPlan {
-                            name: class.clone(),
-                            members: owned,
-                            tag: Some((union.tag.clone(), branch.tag.clone(), tag_at)),
-                        });
-                        names.push(class);
-                    }
-                    package.aliases.push(AliasView {
-                        name: name.clone(),
-                        description,
-                        target: format!("typing.Union[{}]", names.join(", ")),
-                    });
-                    package.unions.push(UnionView {
-                        name: name.clone(),
-                        tag: union.tag.clone(),
-                    });
-                    package.union_branches.push((name.clone(), names.clone()));
-                    package.table.push(TableEntry {
-                        name: name.clone(),
-                        shape: format!(
-                            "_w.Union(\n    {},\n    {},\n    {},\n    False,\n)",
-                            literal(name),
-                            literal(&union.tag),
-                            branch_tuple(&branches)
-                        ),
-                    });
+                    self.tagged_union(&mut package, name, description, union)?;
                 }
                 Shape::Enum(values) => {
-                    let mut constants = Vec::new();
-                    for value in values {
-                        let Some(text) = value.as_str() else {
-                            return Err(refuse(&named.at, "an enum of non-strings"));
-                        };
-                        constants.push((constant_name(text), literal(text)));
-                    }
-                    let unique: BTreeSet<&String> = constants.iter().map(|(c, _)| c).collect();
-                    if unique.len() != constants.len() {
-                        return Err(refuse(&named.at, "enum values that share a Python name"));
-                    }
-                    package.enums.push(EnumView {
-                        name: name.clone(),
-                        description,
-                        values: constants,
-                    });
-                    package.table.push(TableEntry {
-                        name: name.clone(),
-                        shape: format!("_w.Closed({name})"),
-                    });
+                    enum_type(&mut package, name, description, named, values)?;
                 }
                 Shape::OpenVocabulary(vocabulary) => {
-                    let Some(known) = &vocabulary.known_type else {
-                        return Err(refuse(
-                            &named.at,
-                            "an open vocabulary without a known-values type",
-                        ));
-                    };
-                    package.aliases.push(AliasView {
-                        name: name.clone(),
-                        description,
-                        target: format!("typing.Union[{known}, str]"),
-                    });
-                    package.table.push(TableEntry {
-                        name: name.clone(),
-                        shape: format!("_w.Open({known})"),
-                    });
+                    open_vocabulary(&mut package, name, description, named, vocabulary)?;
                 }
                 _ => {
                     return Err(refuse(
@@ -141,6 +31,117 @@ impl Builder<'_> {
                 }
             }
         }
+        self.variants(&mut package)?;
+        package.names = exported_names(&package)?;
+        Ok(package)
+    }
+
+    /// A class, its plan and its table entry, for a named object type.
+    fn object_type(
+        &self,
+        package: &mut Package,
+        name: &str,
+        description: &str,
+        object: &ObjectShape,
+    ) -> Result<(), Diagnostic> {
+        package
+            .classes
+            .push(self.class(name, description, None, object)?);
+        package.plans.push(ClassPlan {
+            name: name.to_owned(),
+            members: object.members.clone(),
+            tag: None,
+        });
+        package.table.push(TableEntry {
+            name: name.to_owned(),
+            shape: format!(
+                "_w.Record(\n    {name},\n    {},\n)",
+                self.member_table(&object.members, "    ")?
+            ),
+        });
+        Ok(())
+    }
+
+    /// A class per branch, an alias for the union of them, and the union's
+    /// table entry.
+    fn tagged_union(
+        &self,
+        package: &mut Package,
+        name: &str,
+        description: String,
+        union: &TaggedUnion,
+    ) -> Result<(), Diagnostic> {
+        let mut branches = Vec::new();
+        let mut names = Vec::new();
+        for branch in &union.branches {
+            let title = branch
+                .annotations
+                .title
+                .clone()
+                .unwrap_or_else(|| cgp_schema::model::pascal_case(&branch.tag));
+            let class = if title.starts_with(name) {
+                title
+            } else {
+                format!("{name}{title}")
+            };
+            let members = union.members_of(branch);
+            let owned: Vec<Member> = members.iter().map(|m| (*m).clone()).collect();
+            let object = ObjectShape {
+                members: owned.clone(),
+                unknown_members: branch.object.unknown_members,
+            };
+            let branch_description = branch.annotations.description.clone().unwrap_or_default();
+            package.classes.push(self.class(
+                &class,
+                &branch_description,
+                Some((union.tag.clone(), branch.tag.clone())),
+                &object,
+            )?);
+            let tag_at = branch
+                .object
+                .members
+                .iter()
+                .filter(|member| union.shared.member(&member.name).is_none())
+                .position(|member| member.name == union.tag)
+                .map_or(0, |index| index + union.shared.members.len());
+            branches.push(format!(
+                "_w.Branch(\n        {},\n        {class},\n        {},\n        {tag_at},\n    )",
+                literal(&branch.tag),
+                self.member_table(&owned, "        ")?
+            ));
+            package.plans.push(ClassPlan {
+                name: class.clone(),
+                members: owned,
+                tag: Some((union.tag.clone(), branch.tag.clone(), tag_at)),
+            });
+            names.push(class);
+        }
+        package.aliases.push(AliasView {
+            name: name.to_owned(),
+            description,
+            target: format!("typing.Union[{}]", names.join(", ")),
+        });
+        package.unions.push(UnionView {
+            name: name.to_owned(),
+            tag: union.tag.clone(),
+        });
+        package
+            .union_branches
+            .push((name.to_owned(), names.clone()));
+        package.table.push(TableEntry {
+            name: name.to_owned(),
+            shape: format!(
+                "_w.Union(\n    {},\n    {},\n    {},\n    False,\n)",
+                literal(name),
+                literal(&union.tag),
+                branch_tuple(&branches)
+            ),
+        });
+        Ok(())
+    }
+
+    /// A class per envelope variant, and the envelope's table entry.
+    fn variants(&self, package: &mut Package) -> Result<(), Diagnostic> {
         let mut variants = Vec::new();
         for variant in &self.protocol.variants {
             let class = variant.name();
@@ -185,35 +186,7 @@ impl Builder<'_> {
             literal(&self.protocol.tag),
             branch_tuple(&variants)
         );
-        let mut names: Vec<String> = package
-            .classes
-            .iter()
-            .map(|class| class.name.clone())
-            .chain(package.enums.iter().map(|e| e.name.clone()))
-            .chain(package.aliases.iter().map(|a| a.name.clone()))
-            .collect();
-        names.push("Envelope".into());
-        // Each variant also by its cross-language name (ARCHITECTURE.md).
-        names.extend(
-            package
-                .variants
-                .iter()
-                .map(|class| format!("{class}Envelope")),
-        );
-        let unique: BTreeSet<&String> = names.iter().collect();
-        if unique.len() != names.len() {
-            let mut seen = BTreeSet::new();
-            let twice: Vec<&String> = names.iter().filter(|name| !seen.insert(*name)).collect();
-            return Err(Diagnostic::file(
-                PYTHON_DIR,
-                format!(
-                    "two Python types would share a name: {twice:?}; give one schema another title"
-                ),
-            ));
-        }
-        names.sort();
-        package.names = names;
-        Ok(package)
+        Ok(())
     }
 
     fn class(
@@ -433,4 +406,94 @@ impl Builder<'_> {
             }
         })
     }
+}
+
+/// A closed vocabulary: an enum of its values and its table entry.
+fn enum_type(
+    package: &mut Package,
+    name: &str,
+    description: String,
+    named: &NamedType,
+    values: &[Value],
+) -> Result<(), Diagnostic> {
+    let mut constants = Vec::new();
+    for value in values {
+        let Some(text) = value.as_str() else {
+            return Err(refuse(&named.at, "an enum of non-strings"));
+        };
+        constants.push((constant_name(text), literal(text)));
+    }
+    let unique: BTreeSet<&String> = constants.iter().map(|(c, _)| c).collect();
+    if unique.len() != constants.len() {
+        return Err(refuse(&named.at, "enum values that share a Python name"));
+    }
+    package.enums.push(EnumView {
+        name: name.to_owned(),
+        description,
+        values: constants,
+    });
+    package.table.push(TableEntry {
+        name: name.to_owned(),
+        shape: format!("_w.Closed({name})"),
+    });
+    Ok(())
+}
+
+/// An open vocabulary: an alias for its known values or any string.
+fn open_vocabulary(
+    package: &mut Package,
+    name: &str,
+    description: String,
+    named: &NamedType,
+    vocabulary: &Vocabulary,
+) -> Result<(), Diagnostic> {
+    let Some(known) = &vocabulary.known_type else {
+        return Err(refuse(
+            &named.at,
+            "an open vocabulary without a known-values type",
+        ));
+    };
+    package.aliases.push(AliasView {
+        name: name.to_owned(),
+        description,
+        target: format!("typing.Union[{known}, str]"),
+    });
+    package.table.push(TableEntry {
+        name: name.to_owned(),
+        shape: format!("_w.Open({known})"),
+    });
+    Ok(())
+}
+
+/// Every name the package exports, sorted; two types that would share one
+/// are refused.
+fn exported_names(package: &Package) -> Result<Vec<String>, Diagnostic> {
+    let mut names: Vec<String> = package
+        .classes
+        .iter()
+        .map(|class| class.name.clone())
+        .chain(package.enums.iter().map(|e| e.name.clone()))
+        .chain(package.aliases.iter().map(|a| a.name.clone()))
+        .collect();
+    names.push("Envelope".into());
+    // Each variant also by its cross-language name (ARCHITECTURE.md).
+    names.extend(
+        package
+            .variants
+            .iter()
+            .map(|class| format!("{class}Envelope")),
+    );
+    let unique: BTreeSet<&String> = names.iter().collect();
+    if unique.len() != names.len() {
+        let mut seen = BTreeSet::new();
+        let twice: Vec<&String> = names.iter().filter(|name| !seen.insert(*name)).collect();
+        return Err(Diagnostic::file(
+            PYTHON_DIR,
+            format!(
+                "two Python types would share a name: {twice:?}; give one schema another title"
+            ),
+        ));
+    }
+    names.sort();
+    Ok(names)
 }

@@ -35,33 +35,7 @@ pub fn render(markdown: &str, source: &str, root: &str, paths: &dyn SitePaths) -
         Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
     let events: Vec<Event<'_>> = Parser::new_ext(markdown, options).collect();
 
-    // Headings first: their anchors (GitHub's, numbered when repeated).
-    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-    let mut headings = Vec::new();
-    let mut text: Option<String> = None;
-    for event in &events {
-        match event {
-            Event::Start(Tag::Heading { .. }) => text = Some(String::new()),
-            Event::Text(t) | Event::Code(t) => {
-                if let Some(text) = text.as_mut() {
-                    text.push_str(t);
-                }
-            }
-            Event::End(TagEnd::Heading(level)) => {
-                let heading = text.take().unwrap_or_default();
-                let base = cgp_gates::links::slug(&heading);
-                let count = seen.entry(base.clone()).or_insert(0);
-                let anchor = if *count == 0 {
-                    base.clone()
-                } else {
-                    format!("{base}-{count}")
-                };
-                *count += 1;
-                headings.push((level_number(*level), heading, anchor));
-            }
-            _ => {}
-        }
-    }
+    let headings = heading_anchors(&events);
     let shallowest = headings
         .iter()
         .map(|(level, _, _)| *level)
@@ -133,6 +107,38 @@ pub fn render(markdown: &str, source: &str, root: &str, paths: &dyn SitePaths) -
         html,
         headings,
     }
+}
+
+/// Every heading of `events`: (level, text, anchor), the anchor GitHub's,
+/// numbered when repeated.
+fn heading_anchors(events: &[Event<'_>]) -> Vec<(u8, String, String)> {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut headings = Vec::new();
+    let mut text: Option<String> = None;
+    for event in events {
+        match event {
+            Event::Start(Tag::Heading { .. }) => text = Some(String::new()),
+            Event::Text(t) | Event::Code(t) => {
+                if let Some(text) = text.as_mut() {
+                    text.push_str(t);
+                }
+            }
+            Event::End(TagEnd::Heading(level)) => {
+                let heading = text.take().unwrap_or_default();
+                let base = cgp_gates::links::slug(&heading);
+                let count = seen.entry(base.clone()).or_insert(0);
+                let anchor = if *count == 0 {
+                    base.clone()
+                } else {
+                    format!("{base}-{count}")
+                };
+                *count += 1;
+                headings.push((level_number(*level), heading, anchor));
+            }
+            _ => {}
+        }
+    }
+    headings
 }
 
 /// Renders one line of inline Markdown (a table cell) without a paragraph.

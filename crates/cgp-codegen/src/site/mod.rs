@@ -12,6 +12,7 @@
 //! relative, and the same tree gives the same bytes.
 
 mod markdown;
+mod pages;
 mod search;
 mod svg;
 mod views;
@@ -26,6 +27,7 @@ use minijinja::Environment;
 use minijinja::value::Serde;
 use serde::Serialize;
 
+use crate::Files;
 use crate::plan::{self, Generation, SPEC_FILE};
 
 pub use markdown::SitePaths;
@@ -90,29 +92,132 @@ pub(crate) struct RuleRow {
     pub checked_by: String,
 }
 
+/// One version on the site: its link, its model and its interop bundle's text.
+type SiteVersion = (VersionLink, Protocol, String);
+
+/// The hand-written guides: stem → (path, text).
+type Guides = BTreeMap<String, (String, String)>;
+
 /// Builds every file of the site: path relative to the site root → contents.
-pub fn build(
-    root: &Path,
-    generation: &Generation,
-) -> Result<BTreeMap<String, String>, Diagnostics> {
-    let read = |path: &str| -> Result<String, Diagnostics> {
-        cgp_schema::source::read_text_bounded(&root.join(path)).map_err(|error| {
-            Diagnostics::one(Diagnostic::file(path, format!("cannot read: {error}")))
-        })
+pub fn build(root: &Path, generation: &Generation) -> Result<Files, Diagnostics> {
+    let spec = read(root, SPEC_FILE)?;
+    let guides = read_guides(root)?;
+    let versions = versions(root, generation)?;
+    let rules = views::rule_table(&spec);
+    let paths = Paths {
+        guides: guides.keys().cloned().collect(),
     };
-    let spec = read(SPEC_FILE)?;
+    let links: Vec<VersionLink> = versions.iter().map(|(link, _, _)| link.clone()).collect();
+    let guide_links: Vec<(String, String)> = guides
+        .iter()
+        .map(|(stem, (_, text))| {
+            let title = markdown::render(text, "", "", &paths)
+                .title
+                .unwrap_or_else(|| stem.clone());
+            (format!("guides/{stem}.html"), title)
+        })
+        .collect();
+    let site = Site {
+        environment: environment()?,
+        versions: links,
+        guides: guide_links,
+        title: "Context Graph Protocol".to_owned(),
+    };
+
+    let mut files = Files::new();
+    for (path, text) in ASSETS {
+        files.insert(path.to_owned(), text.to_owned());
+    }
+    let mut index = search::Index::default();
+    let sections = views::spec_rule_sections(&spec);
+    for (position, version) in versions.iter().enumerate() {
+        // The working version is the last, and the only one with examples.
+        let working = position + 1 == versions.len();
+        let examples: &[cgp_gates::corpus::Example] =
+            if working { &generation.examples } else { &[] };
+        let pages = pages::version_pages(&version.1, examples, &rules, &sections, &version.0.label);
+        if working {
+            index.add_protocol(&pages, &version.0.dir);
+        }
+        files.extend(version_files(&site, version, &pages)?);
+    }
+
+    // The rules table.
+    index.add_rules(&rules);
+    files.insert(
+        "rules.html".into(),
+        site.render(
+            "page.html",
+            "",
+            "Rules",
+            None,
+            &serde_json::json!({
+                "heading": "Rules",
+                "html": views::rules_html(&rules, "", &paths),
+            }),
+        )?,
+    );
+    files.insert("changes.html".into(), changes_page(&site, &versions)?);
+
+    // The conversation, drawn from the working version's model.
+    if let Some((link, protocol, _)) = versions.last() {
+        files.insert(
+            "conversation.html".into(),
+            site.render(
+                "page.html",
+                "",
+                "The conversation",
+                None,
+                &serde_json::json!({
+                    "heading": "The conversation",
+                    "html": svg::conversation_html(protocol, &link.dir),
+                }),
+            )?,
+        );
+    }
+    files.extend(document_pages(&site, &spec, &guides, &paths, &mut index)?);
+
+    files.insert("assets/search-index.js".into(), index.script());
+    files.insert(
+        "index.html".into(),
+        site.render(
+            "home.html",
+            "",
+            "Home",
+            None,
+            &serde_json::json!({
+                "working": WORKING,
+            }),
+        )?,
+    );
+    // GitHub Pages runs no Jekyll over the site.
+    files.insert(".nojekyll".into(), String::new());
+    Ok(files)
+}
+
+/// The text of a repository file, bounded in size.
+fn read(root: &Path, path: &str) -> Result<String, Diagnostics> {
+    cgp_schema::source::read_text_bounded(&root.join(path))
+        .map_err(|error| Diagnostics::one(Diagnostic::file(path, format!("cannot read: {error}"))))
+}
+
+/// Every Markdown file under [`GUIDES_DIR`], by stem.
+fn read_guides(root: &Path) -> Result<Guides, Diagnostics> {
     let mut guides = BTreeMap::new();
     if let Ok(entries) = std::fs::read_dir(root.join(GUIDES_DIR)) {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             if let Some(stem) = name.strip_suffix(".md") {
                 let path = format!("{GUIDES_DIR}/{name}");
-                guides.insert(stem.to_owned(), (path.clone(), read(&path)?));
+                guides.insert(stem.to_owned(), (path.clone(), read(root, &path)?));
             }
         }
     }
+    Ok(guides)
+}
 
-    // The versions: every release, oldest first, then the working tree.
+/// The versions: every release, oldest first, then the working tree.
+fn versions(root: &Path, generation: &Generation) -> Result<Vec<SiteVersion>, Diagnostics> {
     let working_version = generation.set.version.clone();
     let published = plan::published_bundles(
         root,
@@ -120,7 +225,7 @@ pub fn build(
         &generation.releases,
         &generation.files,
     );
-    let mut versions: Vec<(VersionLink, Protocol, String)> = Vec::new();
+    let mut versions: Vec<SiteVersion> = Vec::new();
     for release in generation.releases.releases() {
         let Some((_, _, text)) = published.iter().find(|(version, profile, _)| {
             *version == release.version && *profile == Profile::Interop
@@ -159,91 +264,49 @@ pub fn build(
         Protocol::of_bundle(&generation.set, interop),
         working_text,
     ));
+    Ok(versions)
+}
 
-    let rules = views::rule_table(&spec);
-    let sections = views::spec_rule_sections(&spec);
-    let paths = Paths {
-        guides: guides.keys().cloned().collect(),
-    };
-    let links: Vec<VersionLink> = versions.iter().map(|(link, _, _)| link.clone()).collect();
-    let guide_links: Vec<(String, String)> = guides
-        .iter()
-        .map(|(stem, (_, text))| {
-            let title = markdown::render(text, "", "", &paths)
-                .title
-                .unwrap_or_else(|| stem.clone());
-            (format!("guides/{stem}.html"), title)
-        })
-        .collect();
-    let site = Site {
-        environment: environment()?,
-        versions: links,
-        guides: guide_links,
-        title: "Context Graph Protocol".to_owned(),
-    };
-
-    let mut files = BTreeMap::new();
-    for (path, text) in ASSETS {
-        files.insert(path.to_owned(), text.to_owned());
-    }
-    let mut index = search::Index::default();
-
-    // Each version's pages.
-    for (position, (link, protocol, _)) in versions.iter().enumerate() {
-        let working = position + 1 == versions.len();
-        let examples: &[cgp_gates::corpus::Example] =
-            if working { &generation.examples } else { &[] };
-        let pages = views::version_pages(protocol, examples, &rules, &sections, &link.label);
-        if working {
-            index.add_protocol(&pages, &link.dir);
-        }
-        for page in &pages.pages {
-            let path = format!("{}{}", link.dir, page.path);
-            let root = "../".repeat(path.matches('/').count());
-            let body = site.render(
-                "type.html",
-                &root,
-                &page.name,
-                Some(&link.label),
-                &serde_json::json!({
-                    "page": page,
-                    "version": link.label,
-                    "types_root": format!("{root}{}types/", link.dir),
-                }),
-            )?;
-            files.insert(path, body);
-        }
-        let path = format!("{}index.html", link.dir);
+/// One version's pages: a page per type and the version's index.
+fn version_files(
+    site: &Site,
+    (link, protocol, _): &SiteVersion,
+    pages: &pages::VersionPages,
+) -> Result<Files, Diagnostics> {
+    let mut files = Files::new();
+    for page in &pages.pages {
+        let path = format!("{}{}", link.dir, page.path);
+        let root = "../".repeat(path.matches('/').count());
         let body = site.render(
-            "page.html",
-            "../../",
-            &link.label,
+            "type.html",
+            &root,
+            &page.name,
             Some(&link.label),
             &serde_json::json!({
-                "heading": format!("{} reference", link.label),
-                "html": views::version_index_html(protocol, &pages, link.published),
+                "page": page,
+                "version": link.label,
+                "types_root": format!("{root}{}types/", link.dir),
             }),
         )?;
         files.insert(path, body);
     }
+    let path = format!("{}index.html", link.dir);
+    let body = site.render(
+        "page.html",
+        "../../",
+        &link.label,
+        Some(&link.label),
+        &serde_json::json!({
+            "heading": format!("{} reference", link.label),
+            "html": views::version_index_html(protocol, pages, link.published),
+        }),
+    )?;
+    files.insert(path, body);
+    Ok(files)
+}
 
-    // The rules table.
-    index.add_rules(&rules);
-    files.insert(
-        "rules.html".into(),
-        site.render(
-            "page.html",
-            "",
-            "Rules",
-            None,
-            &serde_json::json!({
-                "heading": "Rules",
-                "html": views::rules_html(&rules, "", &paths),
-            }),
-        )?,
-    );
-
-    // The changes between versions, from the classifier.
+/// The changes between consecutive versions, from the classifier.
+fn changes_page(site: &Site, versions: &[SiteVersion]) -> Result<String, Diagnostics> {
     let mut changes = Vec::new();
     for pair in versions.windows(2) {
         if let [(old, _, old_text), (new, _, new_text)] = pair {
@@ -255,39 +318,28 @@ pub fn build(
             changes.push((old.label.clone(), new.label.clone(), comparison));
         }
     }
-    files.insert(
-        "changes.html".into(),
-        site.render(
-            "page.html",
-            "",
-            "Changes between versions",
-            None,
-            &serde_json::json!({
-                "heading": "Changes between versions",
-                "html": views::changes_html(&changes),
-            }),
-        )?,
-    );
+    site.render(
+        "page.html",
+        "",
+        "Changes between versions",
+        None,
+        &serde_json::json!({
+            "heading": "Changes between versions",
+            "html": views::changes_html(&changes),
+        }),
+    )
+}
 
-    // The conversation, drawn from the working version's model.
-    if let Some((link, protocol, _)) = versions.last() {
-        files.insert(
-            "conversation.html".into(),
-            site.render(
-                "page.html",
-                "",
-                "The conversation",
-                None,
-                &serde_json::json!({
-                    "heading": "The conversation",
-                    "html": svg::conversation_html(protocol, &link.dir),
-                }),
-            )?,
-        );
-    }
-
-    // SPEC.md and the guides.
-    let rendered = markdown::render(&spec, SPEC_FILE, "", &paths);
+/// SPEC.md and the guides as pages, their headings added to the search index.
+fn document_pages(
+    site: &Site,
+    spec: &str,
+    guides: &Guides,
+    paths: &Paths,
+    index: &mut search::Index,
+) -> Result<Files, Diagnostics> {
+    let mut files = Files::new();
+    let rendered = markdown::render(spec, SPEC_FILE, "", paths);
     index.add_headings(&rendered.headings, "spec.html", "SPEC.md");
     files.insert(
         "spec.html".into(),
@@ -301,8 +353,8 @@ pub fn build(
             }),
         )?,
     );
-    for (stem, (path, text)) in &guides {
-        let rendered = markdown::render(text, path, "../", &paths);
+    for (stem, (path, text)) in guides {
+        let rendered = markdown::render(text, path, "../", paths);
         let page = format!("guides/{stem}.html");
         index.add_headings(&rendered.headings, &page, stem);
         let title = rendered.title.clone().unwrap_or_else(|| stem.clone());
@@ -319,28 +371,12 @@ pub fn build(
             )?,
         );
     }
-
-    files.insert("assets/search-index.js".into(), index.script());
-    files.insert(
-        "index.html".into(),
-        site.render(
-            "home.html",
-            "",
-            "Home",
-            None,
-            &serde_json::json!({
-                "working": WORKING,
-            }),
-        )?,
-    );
-    // GitHub Pages runs no Jekyll over the site.
-    files.insert(".nojekyll".into(), String::new());
     Ok(files)
 }
 
 /// Writes the site to `dir`, replacing what was there: the files go to a
 /// scratch directory beside it, which is renamed into place once complete.
-pub fn write(dir: &Path, files: &BTreeMap<String, String>) -> Result<(), Diagnostic> {
+pub fn write(dir: &Path, files: &Files) -> Result<(), Diagnostic> {
     let shown = dir.display().to_string();
     let scratch = dir.with_extension(format!("new-{}", std::process::id()));
     let failed = |what: &str, error: std::io::Error| {

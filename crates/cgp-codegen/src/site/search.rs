@@ -4,7 +4,7 @@
 //! refuse `fetch` under `file://`.
 
 use super::RuleRow;
-use super::views::VersionPages;
+use super::pages::VersionPages;
 
 /// One entry: what is matched, what is shown, where it leads (relative to
 /// the site root) and what kind of thing it is.

@@ -96,21 +96,7 @@ impl Driver<'_> {
                 return None;
             }
             Received::Timeout => {
-                self.problem(
-                    Severity::Error,
-                    Side::Provider,
-                    Some(rule),
-                    format!("no reply within {}", seconds(timeout)),
-                );
-                self.unanswered_in_row += 1;
-                if self.unanswered_in_row >= MAX_UNANSWERED_IN_ROW {
-                    self.stopped_answering = true;
-                    self.end(&format!(
-                        "the provider answered none of the last {} requests within {} each",
-                        self.unanswered_in_row,
-                        seconds(timeout)
-                    ));
-                }
+                self.timed_out(rule, timeout);
                 return None;
             }
             Received::Closed => {
@@ -122,12 +108,42 @@ impl Driver<'_> {
                 return None;
             }
         };
-        if let Some(checked) = reply.as_ref().filter(|checked| checked.envelope.is_none()) {
+        if let Some(checked) = &reply {
+            self.judge_reply(checked, expected, rule);
+        }
+        if self.ended.is_none() {
+            self.drain();
+        }
+        reply
+    }
+
+    /// A required reply that did not come in time; enough of them in a row
+    /// end the script.
+    fn timed_out(&mut self, rule: Rule, timeout: Duration) {
+        self.problem(
+            Severity::Error,
+            Side::Provider,
+            Some(rule),
+            format!("no reply within {}", seconds(timeout)),
+        );
+        self.unanswered_in_row += 1;
+        if self.unanswered_in_row >= MAX_UNANSWERED_IN_ROW {
+            self.stopped_answering = true;
+            self.end(&format!(
+                "the provider answered none of the last {} requests within {} each",
+                self.unanswered_in_row,
+                seconds(timeout)
+            ));
+        }
+    }
+
+    /// Notes a reply that is invalid, or of a variant the request does not ask for.
+    fn judge_reply(&mut self, checked: &Checked, expected: &[Variant], rule: Rule) {
+        if checked.envelope.is_none() {
             let what = checked.variant.map_or("line", |variant| variant.as_str());
             self.detail(format!("the reply is an invalid `{what}`"));
         }
-        let variant = reply.as_ref().and_then(|checked| checked.variant);
-        if let Some(variant) = variant {
+        if let Some(variant) = checked.variant {
             if !expected.contains(&variant) {
                 let names: Vec<&str> = expected.iter().map(|v| v.as_str()).collect();
                 // Surviving bad input is R1's MUST; what the reply is, its SHOULD.
@@ -144,10 +160,6 @@ impl Driver<'_> {
                 );
             }
         }
-        if self.ended.is_none() {
-            self.drain();
-        }
-        reply
     }
 
     /// Sends `line`. A write that fails because the provider has exited is

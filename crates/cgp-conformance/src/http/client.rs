@@ -226,3 +226,28 @@ fn tls_problem(error: &rustls::Error, endpoint: &Endpoint) -> String {
         "TLS handshake failed: {problem} ({error}); cgp check never skips certificate verification"
     )
 }
+
+/// How much of a `Location` a report shows.
+const SHOWN_LOCATION_CHARS: usize = 200;
+
+/// Why a redirect is refused, with where it pointed.
+pub(super) fn redirected(described: &str, response: &ureq::http::Response<ureq::Body>) -> String {
+    let location = response
+        .headers()
+        .get("location")
+        .map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned())
+        .map_or_else(
+            || "no Location".to_owned(),
+            |location| {
+                let shown: String = location
+                    .chars()
+                    .filter(|c| !c.is_control())
+                    .take(SHOWN_LOCATION_CHARS)
+                    .collect();
+                format!("Location {shown}")
+            },
+        );
+    format!(
+        "{described} ({location}): cgp check does not follow redirects (SPEC.md §Transport/HTTP); give --http the endpoint's final URL"
+    )
+}

@@ -33,8 +33,6 @@ pub const MAX_BODY_BYTES: usize = MAX_LINE_BYTES;
 
 /// How much of an error response's body a report shows.
 const SHOWN_ERROR_BYTES: usize = 512;
-/// How much of a `Location` a report shows.
-const SHOWN_LOCATION_CHARS: usize = 200;
 
 /// Query values shorter than this are not masked in replies and errors: a
 /// value such as `1` or `v2` would overwrite every digit of a report. They are
@@ -244,6 +242,12 @@ pub(crate) fn is_loopback(host: &str) -> bool {
     }
 }
 
+/// Why a relayed `POST` got no response ([`HttpProvider::relay`]): the
+/// request and what went wrong, every secret redacted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct RelayError(String);
+
 /// A provider behind an HTTP endpoint, as a [`Peer`]: [`Peer::send`] makes the
 /// `POST` and queues what came back for [`Peer::receive`].
 #[derive(Debug)]
@@ -323,23 +327,15 @@ impl HttpProvider {
     /// [`MAX_BODY_BYTES`] of it), with the credentials, TLS rules and deadline
     /// of `cgp check --http`. The error says what went wrong, every secret
     /// redacted.
-    pub fn relay(&self, body: &[u8]) -> Result<(u16, Vec<u8>), String> {
+    pub fn relay(&self, body: &[u8]) -> Result<(u16, Vec<u8>), RelayError> {
         let failed = |error: ureq::Error| {
             let why = client::describe(&error, &self.endpoint);
-            self.secrets
-                .redact(&format!("POST {}: {why}", self.endpoint.url()))
+            RelayError(
+                self.secrets
+                    .redact(&format!("POST {}: {why}", self.endpoint.url())),
+            )
         };
-        let mut request = self
-            .agent
-            .post(&self.endpoint.request)
-            .header("Content-Type", "application/json");
-        for header in &self.headers {
-            request = request.header(&header.name, &header.value);
-        }
-        if let Some(bearer) = &self.bearer {
-            request = request.header("Authorization", format!("Bearer {}", bearer.0));
-        }
-        let mut response = request.send(body).map_err(failed)?;
+        let mut response = self.send_post(body).map_err(failed)?;
         let status = response.status().as_u16();
         let bytes = response
             .body_mut()
@@ -397,8 +393,8 @@ impl HttpProvider {
         }
     }
 
-    #[allow(clippy::type_complexity)]
-    fn exchange(&self, body: &[u8]) -> Result<(Received, Option<String>, String), ureq::Error> {
+    /// One `POST` of `body` with the endpoint's headers and credentials.
+    fn send_post(&self, body: &[u8]) -> Result<ureq::http::Response<ureq::Body>, ureq::Error> {
         let mut request = self
             .agent
             .post(&self.endpoint.request)
@@ -409,7 +405,30 @@ impl HttpProvider {
         if let Some(bearer) = &self.bearer {
             request = request.header("Authorization", format!("Bearer {}", bearer.0));
         }
-        let mut response = request.send(body)?;
+        request.send(body)
+    }
+
+    /// What a `401` or `403` says about the credentials cgp check sent.
+    fn credentials_refused(&self) -> String {
+        let secret_headers: Vec<&str> = self
+            .headers
+            .iter()
+            .filter(|header| header.is_secret())
+            .map(Header::name)
+            .collect();
+        match (&self.bearer, secret_headers.is_empty()) {
+            (Some(_), _) => "the provider refused the bearer token cgp check sent".to_owned(),
+            (None, false) => format!(
+                "the provider refused the credentials cgp check sent (--header-env {})",
+                secret_headers.join(", ")
+            ),
+            (None, true) => "the provider wants a credential and cgp check sent none (pass one with --bearer-env NAME or --header-env Name=VAR)".to_owned(),
+        }
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn exchange(&self, body: &[u8]) -> Result<(Received, Option<String>, String), ureq::Error> {
+        let mut response = self.send_post(body)?;
         let status = response.status();
         let reason: String = status
             .canonical_reason()
@@ -427,42 +446,12 @@ impl HttpProvider {
             .and_then(|value| value.trim().parse::<u64>().ok());
         let refused = |message: String| Received::Refused(self.secrets.redact(&message));
         if status.is_redirection() {
-            let location = response
-                .headers()
-                .get("location")
-                .map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned())
-                .map_or_else(
-                    || "no Location".to_owned(),
-                    |location| {
-                        let shown: String = location
-                            .chars()
-                            .filter(|c| !c.is_control())
-                            .take(SHOWN_LOCATION_CHARS)
-                            .collect();
-                        format!("Location {shown}")
-                    },
-                );
-            let message = format!(
-                "{described} ({location}): cgp check does not follow redirects (SPEC.md §Transport/HTTP); give --http the endpoint's final URL"
-            );
+            let message = client::redirected(&described, &response);
             return Ok((refused(message), None, described));
         }
         if matches!(status.as_u16(), 401 | 403) {
-            let secret_headers: Vec<&str> = self
-                .headers
-                .iter()
-                .filter(|header| header.is_secret())
-                .map(Header::name)
-                .collect();
-            let sent = match (&self.bearer, secret_headers.is_empty()) {
-                (Some(_), _) => "the provider refused the bearer token cgp check sent".to_owned(),
-                (None, false) => format!(
-                    "the provider refused the credentials cgp check sent (--header-env {})",
-                    secret_headers.join(", ")
-                ),
-                (None, true) => "the provider wants a credential and cgp check sent none (pass one with --bearer-env NAME or --header-env Name=VAR)".to_owned(),
-            };
-            return Ok((refused(format!("{described}: {sent}")), None, described));
+            let message = format!("{described}: {}", self.credentials_refused());
+            return Ok((refused(message), None, described));
         }
         if let Some(length) = announced.filter(|length| *length > MAX_BODY_BYTES as u64) {
             let message = format!(

@@ -5,7 +5,7 @@ use cgp_classify::{self as classify, Bump, Change, ComparedVersion, Comparison};
 use cgp_schema::version::ProtocolVersion;
 use std::fmt;
 
-/// The drift gate's verdict on the working schemas.
+/// The bump gate's verdict on the working schemas.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verdict {
     /// The latest release, if any.

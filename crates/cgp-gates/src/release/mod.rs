@@ -1,4 +1,4 @@
-//! Released protocol versions and the drift gate.
+//! Released protocol versions and the bump gate.
 //!
 //! A released version freezes its wire, not its bytes (as blessed API documents
 //! are frozen elsewhere): the [`Manifest`] records the SHA-256 of each released
@@ -121,6 +121,53 @@ pub struct Manifest {
     releases: Vec<Release>,
 }
 
+/// A release's `files`: each path's current digest, and its earlier ones
+/// where it was re-issued. Every problem goes to `problem` at its pointer.
+fn parse_files(
+    at: &str,
+    listed: &serde_json::Map<String, Value>,
+    problem: &mut dyn FnMut(&str, String),
+) -> (BTreeMap<String, String>, BTreeMap<String, Vec<String>>) {
+    let mut files = BTreeMap::new();
+    let mut earlier = BTreeMap::new();
+    for (path, digests) in listed {
+        let here = format!("{at}/files/{}", json_text::escape_token(path));
+        let safe = !path.is_empty()
+            && !path.starts_with('/')
+            && path.split('/').all(|part| !matches!(part, "" | "." | ".."));
+        if !safe {
+            problem(&here, format!("`{path}` is not a repository-relative path"));
+        }
+        // A single digest is the form before re-issues existed.
+        let history: Vec<&Value> = match digests {
+            Value::Array(history) => history.iter().collect(),
+            single => vec![single],
+        };
+        let valid: Vec<String> = history
+            .iter()
+            .filter_map(|digest| {
+                digest
+                    .as_str()
+                    .filter(|digest| cgp_schema::digest::is_well_formed(digest))
+            })
+            .map(str::to_owned)
+            .collect();
+        match valid.split_last() {
+            Some((current, before)) if valid.len() == history.len() => {
+                files.insert(path.clone(), current.clone());
+                if !before.is_empty() {
+                    earlier.insert(path.clone(), before.to_vec());
+                }
+            }
+            _ => problem(
+                &here,
+                "a file's history is a non-empty array of digests, each `sha256:` and 64 lowercase hex digits".into(),
+            ),
+        }
+    }
+    (files, earlier)
+}
+
 const MANIFEST_NOTE: &str = "Released protocol versions and every SHA-256 each published bundle has had, oldest first; the last is the current one. Written by `cargo xtask release`, never by hand; `cargo xtask check` fails if a listed file changes or disappears. A release is re-issued (a digest appended) only when the new bundles give the same verdicts.";
 
 impl Manifest {
@@ -179,43 +226,7 @@ impl Manifest {
                 problem(&at, "a release needs `files`: path → digest".into());
                 continue;
             };
-            let mut files = BTreeMap::new();
-            let mut earlier = BTreeMap::new();
-            for (path, digests) in listed {
-                let here = format!("{at}/files/{}", json_text::escape_token(path));
-                let safe = !path.is_empty()
-                    && !path.starts_with('/')
-                    && path.split('/').all(|part| !matches!(part, "" | "." | ".."));
-                if !safe {
-                    problem(&here, format!("`{path}` is not a repository-relative path"));
-                }
-                // A single digest is the form before re-issues existed.
-                let history: Vec<&Value> = match digests {
-                    Value::Array(history) => history.iter().collect(),
-                    single => vec![single],
-                };
-                let valid: Vec<String> = history
-                    .iter()
-                    .filter_map(|digest| {
-                        digest
-                            .as_str()
-                            .filter(|digest| cgp_schema::digest::is_well_formed(digest))
-                    })
-                    .map(str::to_owned)
-                    .collect();
-                match valid.split_last() {
-                    Some((current, before)) if valid.len() == history.len() => {
-                        files.insert(path.clone(), current.clone());
-                        if !before.is_empty() {
-                            earlier.insert(path.clone(), before.to_vec());
-                        }
-                    }
-                    _ => problem(
-                        &here,
-                        "a file's history is a non-empty array of digests, each `sha256:` and 64 lowercase hex digits".into(),
-                    ),
-                }
-            }
+            let (files, earlier) = parse_files(&at, listed, &mut problem);
             if releases.iter().any(|release| release.version == version) {
                 problem(&at, format!("{version} is listed twice"));
                 continue;

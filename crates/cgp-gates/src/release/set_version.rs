@@ -74,6 +74,9 @@ pub fn declared_version(sources: &[(String, String)]) -> Result<ProtocolVersion,
     Ok(declared.parse()?)
 }
 
+/// Source schema files: path to text.
+pub type SchemaFiles = BTreeMap<String, String>;
+
 /// The edits that move source schemas to version `to`: the declaration
 /// `x-cgp-protocol-version` in the envelope and, when the major family changes,
 /// every file's `$id` (which carries the family) and every `x-cgp-since` (which
@@ -84,7 +87,7 @@ pub fn declared_version(sources: &[(String, String)]) -> Result<ProtocolVersion,
 pub fn set_version(
     sources: &[(String, String)],
     to: &ProtocolVersion,
-) -> Result<BTreeMap<String, String>, SetVersionError> {
+) -> Result<SchemaFiles, SetVersionError> {
     let unparsable = |path: &str| {
         let path = path.to_owned();
         move |error| SetVersionError::Unparsable { path, error }

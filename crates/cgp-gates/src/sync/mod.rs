@@ -24,6 +24,7 @@
 //! `ContextFrame.recorded_at: optional in crates/cgp-types/src/frame.rs:120:5, missing from schema/types/context-frame.schema.json:88:20`,
 //! each place a [`Location`] (`file:line:col`) as the other gates print them.
 
+mod describe;
 mod rust_source;
 mod walk;
 

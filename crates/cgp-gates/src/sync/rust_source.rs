@@ -1,10 +1,18 @@
 //! Where the hand-written types are written: a position index of their Rust
 //! sources, so a mismatch can name `crates/cgp-types/src/frame.rs:120:5`, as
-//! every other gate names a place (`cgp_schema::model::Location`).
+//! every other gate names a place ([`Location`]). syn parses each file; the
+//! public structs and enums, their named fields and those of struct-like enum
+//! variants are found by the parser, each at `file:line:col` from
+//! proc-macro2's span locations.
 
 use cgp_schema::model::Location;
+use proc_macro2::{Span, TokenStream, TokenTree};
 use std::collections::BTreeMap;
 use std::path::Path;
+use syn::ext::IdentExt as _;
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned as _;
+use syn::{Attribute, Expr, ExprLit, Fields, Item, Lit, Meta, Token, Visibility};
 
 /// Where the hand-written types are written: a position index of the Rust
 /// sources.
@@ -44,55 +52,94 @@ impl RustSource {
         index
     }
 
-    /// Indexes one file's text.
+    /// Indexes one file's text, parsed with syn; a file that does not parse
+    /// is skipped (the index only improves messages).
     pub(crate) fn add_file(&mut self, file: &str, text: &str) {
-        let mut current_type: Option<String> = None;
-        let mut current_variant: Option<String> = None;
-        let mut pending_rename: Option<String> = None;
-        for (index, raw) in text.lines().enumerate() {
-            let trimmed = raw.trim();
-            // The 1-based character column of the line's first non-blank.
-            let location = Location {
-                file: file.to_owned(),
-                line: index + 1,
-                column: raw.chars().take_while(|c| c.is_whitespace()).count() + 1,
-            };
-            if let Some(name) = item_name(trimmed) {
-                self.types.entry(name.clone()).or_insert(location);
-                current_type = Some(name);
-                current_variant = None;
-                pending_rename = None;
-                continue;
+        if let Ok(parsed) = syn::parse_file(text) {
+            self.add_items(file, &parsed.items);
+        }
+    }
+
+    /// Indexes the public structs and enums of `items`, and of the inline
+    /// modules among them, in source order (the first place of a name wins).
+    fn add_items(&mut self, file: &str, items: &[Item]) {
+        for item in items {
+            match item {
+                Item::Struct(item) if public(&item.vis) => {
+                    let name = item.ident.to_string();
+                    self.add_type(file, &name, item.vis.span());
+                    self.add_fields(file, &name, &item.fields);
+                }
+                Item::Enum(item) if public(&item.vis) => {
+                    let name = item.ident.to_string();
+                    self.add_type(file, &name, item.vis.span());
+                    for variant in &item.variants {
+                        if matches!(variant.fields, Fields::Named(_)) {
+                            let owner = format!("{name}::{}", variant.ident);
+                            self.add_fields(file, &owner, &variant.fields);
+                        }
+                    }
+                }
+                // A type declared through a macro (`open_vocabulary!`): its
+                // `pub enum Name` or `pub struct Name` among the tokens.
+                Item::Macro(item) => self.add_macro_types(file, item.mac.tokens.clone()),
+                Item::Mod(module) => {
+                    if let Some((_, items)) = &module.content {
+                        self.add_items(file, items);
+                    }
+                }
+                _ => {}
             }
-            let Some(owner) = current_type.clone() else {
-                continue;
-            };
-            if let Some(rename) = trimmed.strip_prefix("#[serde(").and_then(rename_of) {
-                pending_rename = Some(rename);
-                continue;
+        }
+    }
+
+    /// Indexes every `pub enum Name` and `pub struct Name` among `tokens`,
+    /// at any depth of delimiters.
+    fn add_macro_types(&mut self, file: &str, tokens: TokenStream) {
+        let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+        for (index, token) in tokens.iter().enumerate() {
+            if let TokenTree::Group(group) = token {
+                self.add_macro_types(file, group.stream());
             }
-            let indent = raw.len() - raw.trim_start().len();
-            if indent == 4
-                && trimmed.ends_with('{')
-                && trimmed.chars().next().is_some_and(char::is_uppercase)
+            let words = tokens.get(index..index + 3);
+            if let Some(
+                [
+                    TokenTree::Ident(public),
+                    TokenTree::Ident(kind),
+                    TokenTree::Ident(name),
+                ],
+            ) = words
+                && public == "pub"
+                && (kind == "enum" || kind == "struct")
             {
-                current_variant = trimmed
-                    .split(|c: char| !c.is_alphanumeric())
-                    .next()
-                    .map(str::to_owned);
-                pending_rename = None;
+                self.add_type(file, &name.to_string(), public.span());
+            }
+        }
+    }
+
+    fn add_type(&mut self, file: &str, name: &str, at: Span) {
+        self.types
+            .entry(name.to_owned())
+            .or_insert_with(|| location(file, at));
+    }
+
+    /// Indexes named fields under `owner` by their JSON name: the serde
+    /// `rename` when there is one, else the field's name without `r#`.
+    fn add_fields(&mut self, file: &str, owner: &str, fields: &Fields) {
+        for field in fields {
+            let Some(ident) = &field.ident else {
                 continue;
-            }
-            if let Some(field) = field_name(trimmed) {
-                let json = pending_rename.take().unwrap_or(field);
-                let owner = match &current_variant {
-                    Some(variant) if indent >= 8 => format!("{owner}::{variant}"),
-                    _ => owner.clone(),
-                };
-                self.members.entry((owner, json)).or_insert(location);
-            } else if !trimmed.starts_with("#[") && !trimmed.starts_with("//") {
-                pending_rename = None;
-            }
+            };
+            let json = serde_rename(&field.attrs).unwrap_or_else(|| ident.unraw().to_string());
+            // Where the field's line starts: `pub`, or its name.
+            let at = if public(&field.vis) {
+                field.vis.span()
+            } else {
+                ident.span()
+            };
+            self.members
+                .entry((owner.to_owned(), json))
+                .or_insert_with(|| location(file, at));
         }
     }
 
@@ -129,32 +176,44 @@ impl RustSource {
     }
 }
 
-fn item_name(line: &str) -> Option<String> {
-    let rest = line
-        .strip_prefix("pub struct ")
-        .or_else(|| line.strip_prefix("pub enum "))?;
-    let name: String = rest
-        .chars()
-        .take_while(|c| c.is_alphanumeric() || *c == '_')
-        .collect();
-    (!name.is_empty()).then_some(name)
+fn public(visibility: &Visibility) -> bool {
+    matches!(visibility, Visibility::Public(_))
 }
 
-fn rename_of(attribute: &str) -> Option<String> {
-    let start = attribute.find("rename = \"")? + "rename = \"".len();
-    let end = attribute[start..].find('"')?;
-    Some(attribute[start..start + end].to_owned())
+/// `file:line:col` of where `span` starts (proc-macro2 counts columns from 0).
+fn location(file: &str, span: Span) -> Location {
+    let start = span.start();
+    Location {
+        file: file.to_owned(),
+        line: start.line,
+        column: start.column + 1,
+    }
 }
 
-fn field_name(line: &str) -> Option<String> {
-    let rest = line.strip_prefix("pub ").unwrap_or(line);
-    let rest = rest.strip_prefix("r#").unwrap_or(rest);
-    let (name, after) = rest.split_once(':')?;
-    let simple = !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-    (simple && !after.starts_with(':')).then(|| name.to_owned())
+/// The last `rename = "…"` of the `#[serde(…)]` attributes.
+fn serde_rename(attributes: &[Attribute]) -> Option<String> {
+    let mut rename = None;
+    for attribute in attributes {
+        if !attribute.path().is_ident("serde") {
+            continue;
+        }
+        let Ok(metas) = attribute.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
+        else {
+            continue;
+        };
+        for meta in metas {
+            if let Meta::NameValue(pair) = meta
+                && pair.path.is_ident("rename")
+                && let Expr::Lit(ExprLit {
+                    lit: Lit::Str(text),
+                    ..
+                }) = &pair.value
+            {
+                rename = Some(text.value());
+            }
+        }
+    }
+    rename
 }
 
 #[cfg(test)]

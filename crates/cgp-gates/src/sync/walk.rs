@@ -1,11 +1,12 @@
 //! The comparison itself: the model of a schemars contract against the model of
 //! a bundle, member by member and shape by shape.
 
+use super::describe::{describe, list, strings};
 use super::{Contract, Inputs, Mismatch, MismatchKind, RustSource};
 use cgp_schema::bundle::Bundle;
 use cgp_schema::model::{
     ArrayShape, Emit, IntegerShape, Member, NumberShape, ObjectShape, Place, Protocol, Reading,
-    Shape, StringShape, TaggedUnion, UnknownMembers, camel_case,
+    Shape, StringShape, TaggedUnion, UnknownMembers, pascal_case,
 };
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -81,7 +82,7 @@ impl Owner {
         match self {
             Owner::Type(name) => rust.member_location(name, None, member),
             Owner::Branch { owner, tag_value } => {
-                rust.member_location(owner, Some(&camel_case(tag_value)), member)
+                rust.member_location(owner, Some(&pascal_case(tag_value)), member)
             }
         }
     }
@@ -580,38 +581,4 @@ fn without<'o>(object: &'o ObjectShape, tag: &str) -> Vec<&'o Member> {
         .iter()
         .filter(|member| member.name != tag)
         .collect()
-}
-
-fn strings(values: &[String]) -> Vec<Value> {
-    values.iter().cloned().map(Value::String).collect()
-}
-
-fn list(values: &[Value]) -> String {
-    values
-        .iter()
-        .map(Value::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// A shape in a few words, for messages.
-fn describe(shape: &Shape) -> String {
-    match shape {
-        Shape::Any => "any value".into(),
-        Shape::Named(name) => format!("`{name}`"),
-        Shape::Null => "null".into(),
-        Shape::Boolean => "boolean".into(),
-        Shape::Integer(integer) => integer.describe(),
-        Shape::Number(number) => number.describe(),
-        Shape::String(string) => string.describe(),
-        Shape::Const(value) => format!("const {value}"),
-        Shape::Enum(_) => "a closed vocabulary".into(),
-        Shape::OpenVocabulary(_) => "an open vocabulary".into(),
-        Shape::Array(array) => format!("an array of {}", describe(&array.items)),
-        Shape::Object(_) => "an object".into(),
-        Shape::TaggedUnion(union) => format!("a union tagged on `{}`", union.tag),
-        Shape::Nullable(inner) => format!("{} or null", describe(inner)),
-        Shape::Excluding(inner, values) => format!("{} except {}", describe(inner), list(values)),
-        Shape::Unsupported(reason) => format!("an unrecognised schema ({reason})"),
-    }
 }

@@ -17,26 +17,17 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
-/// Which contract a bundle states (SPEC.md §Profiles).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Profile {
-    /// The receiver's contract: unknown members are allowed and `null` stands for an
-    /// absent optional value. A live peer's message is judged by this profile.
-    Interop,
-    /// The authoring lint: exactly what the canonical encoder writes.
-    Strict,
-}
+use cgp_types::spelled;
 
-impl Profile {
-    /// Both profiles, interop first.
-    pub const ALL: [Profile; 2] = [Profile::Interop, Profile::Strict];
-
-    /// The profile's name, as used in file names and on the command line.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Profile::Interop => "interop",
-            Profile::Strict => "strict",
-        }
+spelled! {
+    /// Which contract a bundle states (SPEC.md §Profiles).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub enum Profile {
+        /// The receiver's contract: unknown members are allowed and `null` stands for an
+        /// absent optional value. A live peer's message is judged by this profile.
+        Interop => "interop",
+        /// The authoring lint: exactly what the canonical encoder writes.
+        Strict => "strict",
     }
 }
 
@@ -55,11 +46,10 @@ impl FromStr for Profile {
     type Err = UnknownProfile;
 
     fn from_str(name: &str) -> Result<Self, Self::Err> {
-        match name {
-            "interop" => Ok(Profile::Interop),
-            "strict" => Ok(Profile::Strict),
-            other => Err(UnknownProfile(other.to_owned())),
-        }
+        Profile::ALL
+            .into_iter()
+            .find(|profile| profile.as_str() == name)
+            .ok_or_else(|| UnknownProfile(name.to_owned()))
     }
 }
 
@@ -184,46 +174,8 @@ fn build(set: &SchemaSet, profile: Profile) -> Result<Bundle, Diagnostics> {
     let envelope = set.envelope().ok_or_else(|| {
         Diagnostics::one(Diagnostic::file(set.shown(ENVELOPE_FILE), "is missing"))
     })?;
-    let mut names: BTreeMap<Target, String> = BTreeMap::new();
-    let mut definitions: BTreeMap<String, (Target, Value)> = BTreeMap::new();
+    let (names, definitions) = definitions(set)?;
     let mut problems = Vec::new();
-    for file in set.files.values() {
-        if file.path == ENVELOPE_FILE || set.is_variant(&file.path) {
-            continue;
-        }
-        let whole = Target {
-            path: file.path.clone(),
-            pointer: String::new(),
-        };
-        names.insert(whole.clone(), file.title.clone());
-        let mut body = file.document.value.clone();
-        if let Some(map) = body.as_object_mut() {
-            map.shift_remove("$schema");
-            map.shift_remove("$id");
-            if let Some(Value::Object(local)) = map.shift_remove("$defs") {
-                for (name, schema) in local {
-                    let target = Target {
-                        path: file.path.clone(),
-                        pointer: format!("/$defs/{}", json_text::escape_token(&name)),
-                    };
-                    names.insert(target.clone(), name.clone());
-                    insert_definition(set, &mut definitions, &mut problems, name, target, schema);
-                }
-            }
-        }
-        insert_definition(
-            set,
-            &mut definitions,
-            &mut problems,
-            file.title.clone(),
-            whole,
-            body,
-        );
-    }
-    if !problems.is_empty() {
-        return Err(Diagnostics(problems));
-    }
-
     let mut origins = Origins::default();
     let mut root = Map::new();
     root.insert("$schema".into(), json!(DRAFT_2020_12));
@@ -285,6 +237,53 @@ fn build(set: &SchemaSet, profile: Profile) -> Result<Bundle, Diagnostics> {
     } else {
         Err(Diagnostics(problems))
     }
+}
+
+/// Every schema the bundle's `$defs` hold (each non-variant file, and each
+/// local `$defs` entry lifted out of it), and the name each source target takes.
+type Definitions = (BTreeMap<Target, String>, BTreeMap<String, (Target, Value)>);
+
+fn definitions(set: &SchemaSet) -> Result<Definitions, Diagnostics> {
+    let mut names: BTreeMap<Target, String> = BTreeMap::new();
+    let mut definitions: BTreeMap<String, (Target, Value)> = BTreeMap::new();
+    let mut problems = Vec::new();
+    for file in set.files.values() {
+        if file.path == ENVELOPE_FILE || set.is_variant(&file.path) {
+            continue;
+        }
+        let whole = Target {
+            path: file.path.clone(),
+            pointer: String::new(),
+        };
+        names.insert(whole.clone(), file.title.clone());
+        let mut body = file.document.value.clone();
+        if let Some(map) = body.as_object_mut() {
+            map.shift_remove("$schema");
+            map.shift_remove("$id");
+            if let Some(Value::Object(local)) = map.shift_remove("$defs") {
+                for (name, schema) in local {
+                    let target = Target {
+                        path: file.path.clone(),
+                        pointer: format!("/$defs/{}", json_text::escape_token(&name)),
+                    };
+                    names.insert(target.clone(), name.clone());
+                    insert_definition(set, &mut definitions, &mut problems, name, target, schema);
+                }
+            }
+        }
+        insert_definition(
+            set,
+            &mut definitions,
+            &mut problems,
+            file.title.clone(),
+            whole,
+            body,
+        );
+    }
+    if !problems.is_empty() {
+        return Err(Diagnostics(problems));
+    }
+    Ok((names, definitions))
 }
 
 fn insert_definition(

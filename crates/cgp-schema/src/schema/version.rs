@@ -2,7 +2,7 @@
 //!
 //! The wire itself has no version grammar (SPEC.md §Version rule: peers compare
 //! only the major family). Our own schemas are stricter: the version declared in
-//! `schema/` must parse here, so bundles, release manifests and the drift gate
+//! `schema/` must parse here, so bundles, release manifests and the bump gate
 //! can order versions.
 
 use std::fmt;

@@ -2,7 +2,7 @@
 //! applied to data. Used to check what the schemas themselves state as data,
 //! such as every member's `default`.
 
-use super::{Member, Protocol, Shape, UnknownMembers};
+use super::{ArrayShape, Member, NumberShape, Protocol, Shape, StringShape, UnknownMembers};
 use serde_json::Value;
 
 /// How deep named types may nest before a value is refused (a `$ref` cycle
@@ -24,6 +24,48 @@ fn misfit(at: &str, why: String) -> Result<(), Misfit> {
         at: at.to_owned(),
         why,
     })
+}
+
+/// A number within its inclusive or exclusive bounds.
+fn fits_number(range: &NumberShape, value: &Value, at: &str) -> Result<(), Misfit> {
+    let refuse = |why: String| misfit(at, why);
+    match value.as_f64() {
+        Some(number) => {
+            let low_ok = range.minimum.as_ref().is_none_or(|limit| {
+                number > limit.value || (!limit.exclusive && number == limit.value)
+            });
+            let high_ok = range.maximum.as_ref().is_none_or(|limit| {
+                number < limit.value || (!limit.exclusive && number == limit.value)
+            });
+            if low_ok && high_ok {
+                Ok(())
+            } else {
+                refuse(format!("{number} is outside {}", range.describe()))
+            }
+        }
+        None => refuse(format!("expected a number, found {value}")),
+    }
+}
+
+/// A string of an allowed length.
+fn fits_string(rule: &StringShape, value: &Value, at: &str) -> Result<(), Misfit> {
+    let refuse = |why: String| misfit(at, why);
+    match value.as_str() {
+        Some(text) => {
+            let length = text.chars().count() as u64;
+            if rule.min_length.is_some_and(|low| length < low)
+                || rule.max_length.is_some_and(|high| length > high)
+            {
+                refuse(format!("{value} is not a {}", rule.describe()))
+            } else {
+                // `pattern` is left to the validators: the model holds no
+                // regex engine, and no default of this project is a
+                // patterned string.
+                Ok(())
+            }
+        }
+        None => refuse(format!("expected a string, found {value}")),
+    }
 }
 
 impl Protocol {
@@ -56,65 +98,14 @@ impl Protocol {
                 Some(_) => Ok(()),
                 None => refuse(format!("expected an integer, found {value}")),
             },
-            Shape::Number(range) => match value.as_f64() {
-                Some(number) => {
-                    let low_ok = range.minimum.as_ref().is_none_or(|limit| {
-                        number > limit.value || (!limit.exclusive && number == limit.value)
-                    });
-                    let high_ok = range.maximum.as_ref().is_none_or(|limit| {
-                        number < limit.value || (!limit.exclusive && number == limit.value)
-                    });
-                    if low_ok && high_ok {
-                        Ok(())
-                    } else {
-                        refuse(format!("{number} is outside {}", range.describe()))
-                    }
-                }
-                None => refuse(format!("expected a number, found {value}")),
-            },
-            Shape::String(rule) => match value.as_str() {
-                Some(text) => {
-                    let length = text.chars().count() as u64;
-                    if rule.min_length.is_some_and(|low| length < low)
-                        || rule.max_length.is_some_and(|high| length > high)
-                    {
-                        refuse(format!("{value} is not a {}", rule.describe()))
-                    } else {
-                        // `pattern` is left to the validators: the model holds no
-                        // regex engine, and no default of this project is a
-                        // patterned string.
-                        Ok(())
-                    }
-                }
-                None => refuse(format!("expected a string, found {value}")),
-            },
+            Shape::Number(range) => fits_number(range, value, at),
+            Shape::String(rule) => fits_string(rule, value, at),
             Shape::Const(expected) if expected == value => Ok(()),
             Shape::Const(expected) => refuse(format!("expected {expected}, found {value}")),
             Shape::Enum(values) if values.contains(value) => Ok(()),
             Shape::Enum(_) => refuse(format!("{value} is not one of the closed values")),
             Shape::OpenVocabulary(_) if value.is_string() => Ok(()),
-            Shape::Array(array) => {
-                let Some(items) = value.as_array() else {
-                    return refuse(format!("expected an array, found {value}"));
-                };
-                let count = items.len() as u64;
-                if array.min_items.is_some_and(|low| count < low) {
-                    return refuse(format!(
-                        "{count} item(s), fewer than minItems {}",
-                        array.min_items.unwrap_or_default()
-                    ));
-                }
-                if array.max_items.is_some_and(|high| count > high) {
-                    return refuse(format!(
-                        "{count} item(s), more than maxItems {}",
-                        array.max_items.unwrap_or_default()
-                    ));
-                }
-                for (index, item) in items.iter().enumerate() {
-                    self.fits(&array.items, item, &format!("{at}/{index}"), depth)?;
-                }
-                Ok(())
-            }
+            Shape::Array(array) => self.fits_array(array, value, at, depth),
             Shape::Object(object) => {
                 let Some(members) = value.as_object() else {
                     return refuse(format!("expected an object, found {value}"));
@@ -157,6 +148,37 @@ impl Protocol {
                 refuse(format!("{value} does not fit {}", kind(shape)))
             }
         }
+    }
+
+    /// An array of an allowed count whose every item fits.
+    fn fits_array(
+        &self,
+        array: &ArrayShape,
+        value: &Value,
+        at: &str,
+        depth: usize,
+    ) -> Result<(), Misfit> {
+        let refuse = |why: String| misfit(at, why);
+        let Some(items) = value.as_array() else {
+            return refuse(format!("expected an array, found {value}"));
+        };
+        let count = items.len() as u64;
+        if array.min_items.is_some_and(|low| count < low) {
+            return refuse(format!(
+                "{count} item(s), fewer than minItems {}",
+                array.min_items.unwrap_or_default()
+            ));
+        }
+        if array.max_items.is_some_and(|high| count > high) {
+            return refuse(format!(
+                "{count} item(s), more than maxItems {}",
+                array.max_items.unwrap_or_default()
+            ));
+        }
+        for (index, item) in items.iter().enumerate() {
+            self.fits(&array.items, item, &format!("{at}/{index}"), depth)?;
+        }
+        Ok(())
     }
 
     fn fits_members(

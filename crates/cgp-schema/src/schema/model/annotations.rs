@@ -6,38 +6,24 @@ use crate::keywords;
 use cgp_types::Direction;
 use serde_json::{Map, Value};
 
-/// When an optional member is written (SPEC.md §Schema annotations, `x-cgp-emit`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Emit {
-    /// Always written, so required in the strict profile.
-    Always,
-    /// Left out when it has no value.
-    OmitIfAbsent,
-    /// Left out when it is an empty array.
-    OmitIfEmpty,
-    /// Left out when it equals its `default`.
-    OmitIfDefault,
+use cgp_types::spelled;
+
+spelled! {
+    /// When an optional member is written (SPEC.md §Schema annotations, `x-cgp-emit`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Emit {
+        /// Always written, so required in the strict profile.
+        Always => "always",
+        /// Left out when it has no value.
+        OmitIfAbsent => "omit-if-absent",
+        /// Left out when it is an empty array.
+        OmitIfEmpty => "omit-if-empty",
+        /// Left out when it equals its `default`.
+        OmitIfDefault => "omit-if-default",
+    }
 }
 
 impl Emit {
-    /// Every rule, in SPEC order.
-    pub const ALL: [Emit; 4] = [
-        Emit::Always,
-        Emit::OmitIfAbsent,
-        Emit::OmitIfEmpty,
-        Emit::OmitIfDefault,
-    ];
-
-    /// The annotation's spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Emit::Always => "always",
-            Emit::OmitIfAbsent => "omit-if-absent",
-            Emit::OmitIfEmpty => "omit-if-empty",
-            Emit::OmitIfDefault => "omit-if-default",
-        }
-    }
-
     /// Parses the annotation.
     pub fn parse(text: &str) -> Option<Emit> {
         Emit::ALL.into_iter().find(|rule| rule.as_str() == text)

@@ -138,7 +138,7 @@ impl Variant {
         self.annotations
             .title
             .clone()
-            .unwrap_or_else(|| camel_case(&self.tag))
+            .unwrap_or_else(|| pascal_case(&self.tag))
     }
 
     /// Who sends it.
@@ -504,7 +504,7 @@ fn diagnostic_at(at: &Place, message: String) -> Diagnostic {
 }
 
 /// `handshake_ack` → `HandshakeAck`.
-pub fn camel_case(tag: &str) -> String {
+pub fn pascal_case(tag: &str) -> String {
     tag.split('_')
         .map(|part| {
             let mut chars = part.chars();

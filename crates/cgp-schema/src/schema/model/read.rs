@@ -216,71 +216,8 @@ impl Reader<'_> {
         match kind {
             "null" => Shape::Null,
             "boolean" => Shape::Boolean,
-            "integer" => {
-                let format = map.get("format").and_then(Value::as_str).map(str::to_owned);
-                let mut shape = IntegerShape {
-                    multiple_of: take(map, used, "multipleOf").map(Value::to_string),
-                    format: format.clone(),
-                    ..IntegerShape::default()
-                };
-                let low = |value: Result<i128, f64>, exclusive: bool| match value {
-                    Ok(v) => v + i128::from(exclusive),
-                    Err(f) if exclusive => f.floor() as i128 + 1,
-                    Err(f) => f.ceil() as i128,
-                };
-                let high = |value: Result<i128, f64>, exclusive: bool| match value {
-                    Ok(v) => v - i128::from(exclusive),
-                    Err(f) if exclusive => f.ceil() as i128 - 1,
-                    Err(f) => f.floor() as i128,
-                };
-                for (key, exclusive) in [("minimum", false), ("exclusiveMinimum", true)] {
-                    if let Some(value) = take(map, used, key).and_then(integer_value) {
-                        let bound = low(value, exclusive);
-                        shape.minimum = Some(shape.minimum.map_or(bound, |b| b.max(bound)));
-                    }
-                }
-                for (key, exclusive) in [("maximum", false), ("exclusiveMaximum", true)] {
-                    if let Some(value) = take(map, used, key).and_then(integer_value) {
-                        let bound = high(value, exclusive);
-                        shape.maximum = Some(shape.maximum.map_or(bound, |b| b.min(bound)));
-                    }
-                }
-                if self.reading == Reading::RustDecoder {
-                    if let Some((low, high)) = format.as_deref().and_then(format_range) {
-                        shape.minimum = Some(shape.minimum.map_or(low, |b| b.max(low)));
-                        shape.maximum = Some(shape.maximum.map_or(high, |b| b.min(high)));
-                    }
-                }
-                Shape::Integer(shape)
-            }
-            "number" => {
-                let mut shape = NumberShape {
-                    multiple_of: take(map, used, "multipleOf").map(Value::to_string),
-                    format: map.get("format").and_then(Value::as_str).map(str::to_owned),
-                    ..NumberShape::default()
-                };
-                let limit = |key: &str, exclusive: bool| {
-                    map.get(key)
-                        .and_then(Value::as_f64)
-                        .map(|value| Limit { value, exclusive })
-                };
-                let tighter_low = |a: Option<Limit>, b: Option<Limit>| match (a, b) {
-                    (Some(a), Some(b)) => Some(if b.value >= a.value { b } else { a }),
-                    (a, b) => a.or(b),
-                };
-                let tighter_high = |a: Option<Limit>, b: Option<Limit>| match (a, b) {
-                    (Some(a), Some(b)) => Some(if b.value <= a.value { b } else { a }),
-                    (a, b) => a.or(b),
-                };
-                for key in ["minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"] {
-                    take(map, used, key);
-                }
-                shape.minimum =
-                    tighter_low(limit("minimum", false), limit("exclusiveMinimum", true));
-                shape.maximum =
-                    tighter_high(limit("maximum", false), limit("exclusiveMaximum", true));
-                Shape::Number(shape)
-            }
+            "integer" => self.integer(map, used),
+            "number" => number(map, used),
             "string" => Shape::String(StringShape {
                 min_length: as_u64(take(map, used, "minLength")),
                 max_length: as_u64(take(map, used, "maxLength")),
@@ -289,31 +226,81 @@ impl Reader<'_> {
                     .map(str::to_owned),
                 format: map.get("format").and_then(Value::as_str).map(str::to_owned),
             }),
-            "array" => Shape::Array(ArrayShape {
-                items: Box::new(match take(map, used, "items") {
-                    Some(items) => self.shape(items, &items_pointer(pointer)),
-                    None => Shape::Any,
-                }),
-                item_annotations: map
-                    .get("items")
-                    .and_then(Value::as_object)
-                    .map(Annotations::of)
-                    .unwrap_or_default(),
-                min_items: as_u64(take(map, used, "minItems")),
-                max_items: as_u64(take(map, used, "maxItems")),
-                unique_items: take(map, used, "uniqueItems") == Some(&Value::Bool(true)),
-            }),
+            "array" => self.array(map, pointer, used),
             "object" => {
                 for key in ["properties", "required", "additionalProperties"] {
                     take(map, used, key);
                 }
                 match self.object(map, pointer) {
                     Ok(object) => Shape::Object(object),
-                    Err(why) => Shape::Unsupported(why),
+                    Err(why) => Shape::Unsupported(why.0),
                 }
             }
             other => Shape::Unsupported(format!("unknown JSON type `{other}`")),
         }
+    }
+
+    /// `type: integer`: its bounds made inclusive, narrowed by the Rust type's
+    /// range when the reading is the Rust decoder's.
+    fn integer<'m>(&self, map: &'m Map<String, Value>, used: &mut Vec<&'m str>) -> Shape {
+        let format = map.get("format").and_then(Value::as_str).map(str::to_owned);
+        let mut shape = IntegerShape {
+            multiple_of: take(map, used, "multipleOf").map(Value::to_string),
+            format: format.clone(),
+            ..IntegerShape::default()
+        };
+        let low = |value: Result<i128, f64>, exclusive: bool| match value {
+            Ok(v) => v + i128::from(exclusive),
+            Err(f) if exclusive => f.floor() as i128 + 1,
+            Err(f) => f.ceil() as i128,
+        };
+        let high = |value: Result<i128, f64>, exclusive: bool| match value {
+            Ok(v) => v - i128::from(exclusive),
+            Err(f) if exclusive => f.ceil() as i128 - 1,
+            Err(f) => f.floor() as i128,
+        };
+        for (key, exclusive) in [("minimum", false), ("exclusiveMinimum", true)] {
+            if let Some(value) = take(map, used, key).and_then(integer_value) {
+                let bound = low(value, exclusive);
+                shape.minimum = Some(shape.minimum.map_or(bound, |b| b.max(bound)));
+            }
+        }
+        for (key, exclusive) in [("maximum", false), ("exclusiveMaximum", true)] {
+            if let Some(value) = take(map, used, key).and_then(integer_value) {
+                let bound = high(value, exclusive);
+                shape.maximum = Some(shape.maximum.map_or(bound, |b| b.min(bound)));
+            }
+        }
+        if self.reading == Reading::RustDecoder {
+            if let Some((low, high)) = format.as_deref().and_then(format_range) {
+                shape.minimum = Some(shape.minimum.map_or(low, |b| b.max(low)));
+                shape.maximum = Some(shape.maximum.map_or(high, |b| b.min(high)));
+            }
+        }
+        Shape::Integer(shape)
+    }
+
+    /// `type: array`: its item schema and its counts.
+    fn array<'m>(
+        &self,
+        map: &'m Map<String, Value>,
+        pointer: &str,
+        used: &mut Vec<&'m str>,
+    ) -> Shape {
+        Shape::Array(ArrayShape {
+            items: Box::new(match take(map, used, "items") {
+                Some(items) => self.shape(items, &items_pointer(pointer)),
+                None => Shape::Any,
+            }),
+            item_annotations: map
+                .get("items")
+                .and_then(Value::as_object)
+                .map(Annotations::of)
+                .unwrap_or_default(),
+            min_items: as_u64(take(map, used, "minItems")),
+            max_items: as_u64(take(map, used, "maxItems")),
+            unique_items: take(map, used, "uniqueItems") == Some(&Value::Bool(true)),
+        })
     }
 
     /// The members of an object schema.
@@ -321,7 +308,7 @@ impl Reader<'_> {
         &self,
         map: &Map<String, Value>,
         pointer: &str,
-    ) -> Result<ObjectShape, String> {
+    ) -> Result<ObjectShape, Unreadable> {
         let required: Vec<&str> = map
             .get("required")
             .and_then(Value::as_array)
@@ -330,7 +317,7 @@ impl Reader<'_> {
         let unknown_members = match map.get("additionalProperties") {
             None | Some(Value::Bool(true)) => UnknownMembers::Allowed,
             Some(Value::Bool(false)) => UnknownMembers::Rejected,
-            Some(_) => return Err("`additionalProperties` with a schema".into()),
+            Some(_) => return Err(Unreadable("`additionalProperties` with a schema".into())),
         };
         let mut members = Vec::new();
         for (name, schema) in map
@@ -350,9 +337,9 @@ impl Reader<'_> {
         }
         for name in &required {
             if !members.iter().any(|member| member.name == *name) {
-                return Err(format!(
+                return Err(Unreadable(format!(
                     "`required` names `{name}`, which `properties` does not define"
-                ));
+                )));
             }
         }
         Ok(ObjectShape {
@@ -385,7 +372,7 @@ impl Reader<'_> {
         used.extend(["properties", "required", "additionalProperties"]);
         match self.tagged_union(map, branches, pointer) {
             Ok(union) => Shape::TaggedUnion(union),
-            Err(why) => Shape::Unsupported(why),
+            Err(why) => Shape::Unsupported(why.0),
         }
     }
 
@@ -423,19 +410,21 @@ impl Reader<'_> {
         map: &Map<String, Value>,
         branches: &[Value],
         pointer: &str,
-    ) -> Result<TaggedUnion, String> {
+    ) -> Result<TaggedUnion, Unreadable> {
         let outer = pointer.rsplit_once('/').map_or("", |(outer, _)| outer);
         let shared = self.object(map, outer)?;
         let mut read = Vec::new();
         for (index, branch) in branches.iter().enumerate() {
             let at = format!("{pointer}/{index}");
             let Some(branch_map) = branch.as_object() else {
-                return Err(format!("branch {index} is not an object schema"));
+                return Err(Unreadable(format!(
+                    "branch {index} is not an object schema"
+                )));
             };
             let Shape::Object(object) = self.shape(branch, &at) else {
-                return Err(format!(
+                return Err(Unreadable(format!(
                     "branch {index} is not an inline object schema, so the union has no tag"
-                ));
+                )));
             };
             read.push((Annotations::of(branch_map), at, object));
         }
@@ -452,9 +441,12 @@ impl Reader<'_> {
                     })
                 })
                 .map(|member| member.name.clone())
-                .ok_or(
-                    "no member has a string `const` in the first branch, so the union has no tag",
-                ),
+                .ok_or_else(|| {
+                    Unreadable(
+                        "no member has a string `const` in the first branch, so the union has no tag"
+                            .into(),
+                    )
+                }),
         }?;
         let mut union = TaggedUnion {
             tag,
@@ -465,14 +457,14 @@ impl Reader<'_> {
             let value = match object.member(&union.tag).map(|member| &member.shape) {
                 Some(Shape::Const(Value::String(value))) => value.clone(),
                 _ => {
-                    return Err(format!(
+                    return Err(Unreadable(format!(
                         "branch at {at} has no string `const` for the tag `{}`",
                         union.tag
-                    ));
+                    )));
                 }
             };
             if union.branch(&value).is_some() {
-                return Err(format!("two branches are tagged \"{value}\""));
+                return Err(Unreadable(format!("two branches are tagged \"{value}\"")));
             }
             union.branches.push(Branch {
                 tag: value,
@@ -484,6 +476,47 @@ impl Reader<'_> {
         Ok(union)
     }
 }
+
+/// `type: number`: the tighter of each pair of inclusive and exclusive bounds.
+fn number<'m>(map: &'m Map<String, Value>, used: &mut Vec<&'m str>) -> Shape {
+    let mut shape = NumberShape {
+        multiple_of: take(map, used, "multipleOf").map(Value::to_string),
+        format: map.get("format").and_then(Value::as_str).map(str::to_owned),
+        ..NumberShape::default()
+    };
+    let limit = |key: &str, exclusive: bool| {
+        map.get(key)
+            .and_then(Value::as_f64)
+            .map(|value| Limit { value, exclusive })
+    };
+    let tighter_low = |a: Option<Limit>, b: Option<Limit>| match (a, b) {
+        (Some(a), Some(b)) => Some(if b.value >= a.value { b } else { a }),
+        (a, b) => a.or(b),
+    };
+    let tighter_high = |a: Option<Limit>, b: Option<Limit>| match (a, b) {
+        (Some(a), Some(b)) => Some(if b.value <= a.value { b } else { a }),
+        (a, b) => a.or(b),
+    };
+    for key in ["minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"] {
+        take(map, used, key);
+    }
+    shape.minimum = tighter_low(limit("minimum", false), limit("exclusiveMinimum", true));
+    shape.maximum = tighter_high(limit("maximum", false), limit("exclusiveMaximum", true));
+    Shape::Number(shape)
+}
+
+/// Why a schema cannot be read into a shape: the reason
+/// [`Shape::Unsupported`] then carries.
+#[derive(Debug)]
+pub(super) struct Unreadable(pub(super) String);
+
+impl std::fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Unreadable {}
 
 /// A branch and its index.
 type Indexed<'v> = (usize, &'v Value);

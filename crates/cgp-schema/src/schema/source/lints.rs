@@ -4,7 +4,7 @@
 
 use super::{
     ENVELOPE_FILE, SchemaFile, SchemaSet, Target, VariantSource, has_scheme, resolve_reference,
-    string_member,
+    string_member, vocabulary::open_vocabulary_values,
 };
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::json_text::{self, Position};
@@ -116,6 +116,20 @@ impl Checker<'_> {
                 "the envelope must list its variants in `oneOf`".into(),
             ));
         };
+        let variants = self.envelope_variants(files, envelope, &shown, &id_base, branches)?;
+        Ok((version, id_base, variants))
+    }
+
+    /// The variants the envelope's `oneOf` lists: each branch a `$ref` to a
+    /// whole variant file that fixes its tag.
+    fn envelope_variants(
+        &self,
+        files: &BTreeMap<String, SchemaFile>,
+        envelope: &SchemaFile,
+        shown: &str,
+        id_base: &str,
+        branches: &[Value],
+    ) -> Result<Vec<VariantSource>, Diagnostics> {
         let mut variants = Vec::new();
         let mut problems = Vec::new();
         for (index, branch) in branches.iter().enumerate() {
@@ -124,14 +138,14 @@ impl Checker<'_> {
             let only_ref = branch.as_object().is_some_and(|map| map.len() == 1);
             let Some(reference) = reference.filter(|_| only_ref) else {
                 problems.push(Diagnostic::at(
-                    shown.clone(),
+                    shown.to_owned(),
                     envelope.document.nearest_position(&pointer),
                     Some(pointer),
                     "each envelope branch must be exactly `{\"$ref\": \"variants/<name>.schema.json\"}`",
                 ));
                 continue;
             };
-            match resolve_reference(&id_base, ENVELOPE_FILE, reference, |path| files.get(path)) {
+            match resolve_reference(id_base, ENVELOPE_FILE, reference, |path| files.get(path)) {
                 Ok(target) if target.pointer.is_empty() => {
                     let tag = files
                         .get(&target.path)
@@ -151,13 +165,13 @@ impl Checker<'_> {
                     }
                 }
                 Ok(_) => problems.push(Diagnostic::at(
-                    shown.clone(),
+                    shown.to_owned(),
                     envelope.document.nearest_position(&pointer),
                     Some(pointer),
                     "an envelope branch must reference a whole variant file, not a part of one",
                 )),
                 Err(problem) => problems.push(Diagnostic::at(
-                    shown.clone(),
+                    shown.to_owned(),
                     envelope.document.nearest_position(&pointer),
                     Some(format!("{pointer}/$ref")),
                     problem.to_string(),
@@ -165,7 +179,7 @@ impl Checker<'_> {
             }
         }
         if problems.is_empty() {
-            Ok((version, id_base, variants))
+            Ok(variants)
         } else {
             Err(Diagnostics(problems))
         }
@@ -531,7 +545,7 @@ impl Checker<'_> {
                 if let Err(message) =
                     open_vocabulary_values(&file.document.value, &file.document.value)
                 {
-                    self.at(file, "", message);
+                    self.at(file, "", message.to_string());
                 }
             }
             _ => self.at(
@@ -541,49 +555,6 @@ impl Checker<'_> {
             ),
         }
     }
-}
-
-/// The known values of an open vocabulary, checking its shape: `oneOf` of a `$ref`
-/// to a local closed `enum` of the known values, and `{"type": "string", "not":
-/// {"enum": [the same values]}}` for every other string.
-/// `root` is the document `#` pointers resolve in: the file itself for a source
-/// schema, the whole bundle for a bundled one.
-fn open_vocabulary_values(schema: &Value, root: &Value) -> Result<Vec<String>, String> {
-    let shape = "an open vocabulary is `oneOf: [{\"$ref\": \"#/$defs/Known…\"}, {\"type\": \"string\", \"not\": {\"enum\": [...]}}]` with the known values listed in both places";
-    let Some([known_branch, other]) = schema
-        .get("oneOf")
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-    else {
-        return Err(shape.into());
-    };
-    let known_ref = known_branch
-        .get("$ref")
-        .and_then(Value::as_str)
-        .ok_or(shape)?;
-    let known = known_ref
-        .strip_prefix('#')
-        .and_then(|pointer| root.pointer(pointer))
-        .filter(|known| known.get("type").and_then(Value::as_str) == Some("string"))
-        .and_then(|known| known.get("enum"))
-        .ok_or(shape)?;
-    if other.get("type").and_then(Value::as_str) != Some("string") {
-        return Err(shape.into());
-    }
-    let excluded = other.pointer("/not/enum").ok_or(shape)?;
-    if known != excluded {
-        return Err("an open vocabulary must exclude exactly its known values in `not.enum`, in the same order".into());
-    }
-    known
-        .as_array()
-        .filter(|values| !values.is_empty())
-        .and_then(|values| {
-            values
-                .iter()
-                .map(|v| v.as_str().map(str::to_owned))
-                .collect()
-        })
-        .ok_or_else(|| "the known values must be a non-empty list of strings".into())
 }
 
 /// The `$ref` of a schema that is nothing but a reference (plus annotations,

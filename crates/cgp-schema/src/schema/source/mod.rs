@@ -11,6 +11,7 @@
 
 mod files;
 mod lints;
+mod vocabulary;
 
 pub use files::{
     MAX_SCHEMA_FILE_BYTES, read_bounded, read_regular_file, read_schema_dir, read_text_bounded,

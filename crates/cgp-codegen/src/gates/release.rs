@@ -1,5 +1,5 @@
 //! Released versions on disk: the manifest `generated/schema/releases.json`, the
-//! frozen bundles it lists, and the inputs of the drift gate.
+//! frozen bundles it lists, and the inputs of the bump gate.
 //!
 //! The rules live in [`cgp_gates::release`] and [`cgp_gates::reissue`]; this
 //! module only knows where the files are. Codegen never owns a released bundle of
@@ -8,7 +8,7 @@
 //! [`reissue()`], run by `cargo xtask release`, does, once the verdicts are shown
 //! to be the same.
 
-use crate::gates::GateProblem;
+use super::GateProblem;
 use crate::plan::{self, Generation};
 use cgp_classify::ComparedVersion;
 use cgp_gates::reissue;
@@ -16,31 +16,9 @@ use cgp_gates::release::{self, Blessing, Manifest, Verdict};
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
 use cgp_schema::source::{read_bounded, read_text_bounded};
 use cgp_schema::{Profile, ProtocolVersion};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::io;
 use std::path::Path;
-
-/// The release manifest, relative to the repository root.
-pub const MANIFEST_PATH: &str = "generated/schema/releases.json";
-
-/// Reads the release manifest; a missing manifest means nothing is released.
-pub fn read_manifest(root: &Path) -> Result<Manifest, Diagnostics> {
-    match read_text_bounded(&root.join(MANIFEST_PATH)) {
-        Ok(text) => Manifest::parse(MANIFEST_PATH, &text),
-        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(Manifest::default()),
-        Err(error) => Err(Diagnostic::file(MANIFEST_PATH, format!("cannot read: {error}")).into()),
-    }
-}
-
-/// Released files the plan does not generate: the bundles of released versions
-/// other than the working one. The writer keeps them.
-pub fn foreign(manifest: &Manifest, files: &BTreeMap<String, String>) -> BTreeSet<String> {
-    manifest
-        .files()
-        .into_iter()
-        .filter(|path| !files.contains_key(path))
-        .collect()
-}
 
 /// The released files codegen would write with other bytes.
 pub fn overwrites(manifest: &Manifest, files: &BTreeMap<String, String>) -> Vec<GateProblem> {
@@ -150,9 +128,9 @@ pub fn set_version(
         .map_err(SetVersionFailed::Unwritten)
 }
 
-/// The drift gate: the latest release's published interop bundle against the
+/// The bump gate: the latest release's published interop bundle against the
 /// working schemas.
-pub fn drift(root: &Path, generation: &Generation) -> Result<Verdict, Diagnostics> {
+pub fn bump_verdict(root: &Path, generation: &Generation) -> Result<Verdict, Diagnostics> {
     let working = ComparedVersion::from_source(generation.set.clone())?;
     let Some(latest) = generation.releases.latest() else {
         return Ok(release::judge(None, &working));

@@ -4,8 +4,8 @@
 //! gate of `cargo xtask check` holds the file's sections to the released
 //! versions.
 
+use super::{ChangelogProblem, GateProblem};
 use crate::Generation;
-use crate::gates::GateProblem;
 use crate::plan::published_path;
 use cgp_classify::{self as classify, ComparedVersion};
 use cgp_report::changelog::{self, CHANGELOG_FILE};
@@ -115,20 +115,21 @@ pub fn problems(root: &Path, generation: &Generation) -> Result<usize, Vec<GateP
     let mut problems = Vec::new();
     for version in &released {
         match listed.iter().filter(|listed| *listed == version).count() {
-            0 => problems.push(GateProblem::Changelog(format!(
-                "{CHANGELOG_FILE} has no section for the released version {version}; `cargo xtask release` writes it"
-            ))),
+            0 => problems.push(GateProblem::Changelog(ChangelogProblem::Missing {
+                version: version.clone(),
+            })),
             1 => {}
-            count => problems.push(GateProblem::Changelog(format!(
-                "{CHANGELOG_FILE} has {count} sections for {version}"
-            ))),
+            count => problems.push(GateProblem::Changelog(ChangelogProblem::Repeated {
+                version: version.clone(),
+                count,
+            })),
         }
     }
     for version in &listed {
         if !released.contains(version) {
-            problems.push(GateProblem::Changelog(format!(
-                "{CHANGELOG_FILE} has a section for {version}, which is not released"
-            )));
+            problems.push(GateProblem::Changelog(ChangelogProblem::NotReleased {
+                version: version.clone(),
+            }));
         }
     }
     if problems.is_empty() {

@@ -1,56 +1,103 @@
 //! The gates of `cargo xtask check`: each judges one promise a [`Generation`]
 //! must keep and either holds, with a one-line summary, or fails with typed
 //! [`GateProblem`]s, which front ends print and tests compare.
+//!
+//! The gates depend on the [plan](crate::plan), never the other way round:
+//! [`release`] is the release manifest and the frozen bundles on disk,
+//! [`changelog`] CHANGELOG.md's sections and their gate, [`releasing`] the
+//! decisions of `cargo xtask release`, and every problem is a
+//! [`GateProblem`], declared in one module they all import.
 
 use crate::Generation;
-use crate::output::{self, Drift};
-use crate::release;
-use cgp_gates::coverage::{Coverage, Item};
-use cgp_gates::links::{self, Fault};
-use cgp_gates::release::{BumpProblem, FrozenProblem};
-use cgp_gates::sync::{self, Mismatch, RustSource};
-use cgp_schema::model::{Location, Place, Protocol};
+use crate::output;
+use cgp_gates::coverage::Coverage;
+use cgp_gates::links;
+use cgp_gates::sync::{self, RustSource};
+use cgp_schema::model::{Location, Protocol};
 use cgp_schema::{Diagnostic, Profile};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
+pub mod changelog;
+mod problem;
+pub mod release;
+pub mod releasing;
+
+pub use problem::{ChangelogProblem, GateProblem};
+
 /// Where the hand-written types live, relative to the repository root.
 pub const TYPES_SOURCE: &str = "crates/cgp-types/src";
 
-/// One gate of `check`, in the order [`Gate::ALL`] reports them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Gate {
+/// Declares [`Gate`] from one table: each gate's doc, its name and its check.
+/// [`Gate::ALL`], [`Gate::name`] and the dispatch of [`run`] all follow from
+/// it, so adding a gate is one entry here plus its check function.
+macro_rules! gates {
+    ($($(#[doc = $doc:literal])* $variant:ident => $name:literal, $check:expr;)*) => {
+        /// One gate of `check`, in the order [`Gate::ALL`] reports them.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Gate {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl Gate {
+            /// Every gate, in the order `check` reports them.
+            pub const ALL: [Gate; [$($name),*].len()] = [$(Gate::$variant,)*];
+
+            /// The name `check` prints: `corpus`, `generated`, ….
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Gate::$variant => $name,)*
+                }
+            }
+
+            /// Runs this gate's check.
+            fn check(
+                self,
+                root: &Path,
+                generation: &Generation,
+                contracts: Contracts<'_>,
+            ) -> GateResult {
+                let check: fn(&Path, &Generation, Contracts<'_>) -> GateResult = match self {
+                    $(Gate::$variant => $check,)*
+                };
+                check(root, generation, contracts)
+            }
+        }
+    };
+}
+
+gates! {
     /// Every SPEC.md example does what its `expect=` says, under both profiles.
-    Corpus,
+    Corpus => "corpus", |_, generation, _| corpus(generation);
     /// `generated/` is exactly what `schema/` and SPEC.md produce.
-    Generated,
+    Generated => "generated", |root, generation, _| generated(root, generation);
     /// The hand-written types accept what the interop profile accepts and emit
     /// what the strict profile allows.
-    Sync,
+    Sync => "sync", sync_gate;
     /// The declared protocol version, the constants codegen wrote and SPEC.md
     /// (its header line, the version rule's table, its valid acknowledgements)
     /// agree.
-    Version,
+    Version => "version", |root, generation, _| version(root, generation);
     /// Released files keep their recorded digests, and codegen would not change
     /// them.
-    Releases,
+    Releases => "releases", |root, generation, _| releases(root, generation);
     /// The schemas carry the version bump their changes since the latest
     /// release require.
-    Bump,
+    Bump => "bump", |root, generation, _| bump(root, generation);
     /// Every variant, named type, member and vocabulary value of the working
     /// version appears in a valid SPEC.md example.
-    Coverage,
+    Coverage => "coverage", |_, generation, _| coverage(generation);
     /// Every `x-cgp-spec` reference and every relative link in the Markdown
     /// codegen writes and in [`LINKED_DOCS`] leads to a file and anchor that
     /// exist.
-    Links,
+    Links => "links", |root, generation, _| links_gate(root, generation);
     /// CHANGELOG.md has one section for each released version, and no other.
-    Changelog,
+    Changelog => "changelog", |root, generation, _| changelog_gate(root, generation);
     /// The published crates' manifests and README.md's `uses:` lines agree
-    /// with the one `repository` of the workspace manifest (`crate::home`).
-    Home,
+    /// with the one `repository` of the workspace manifest ([`crate::home`]).
+    Home => "home", |root, _, _| home_gate(root);
 }
 
 /// The hand-written Markdown files the links gate reads, besides every
@@ -58,147 +105,9 @@ pub enum Gate {
 /// (`crate::site::GUIDES_DIR`), which the site renders.
 pub const LINKED_DOCS: [&str; 3] = ["README.md", "SPEC.md", "ARCHITECTURE.md"];
 
-impl Gate {
-    /// Every gate, in the order `check` reports them.
-    pub const ALL: [Gate; 10] = [
-        Gate::Corpus,
-        Gate::Generated,
-        Gate::Sync,
-        Gate::Version,
-        Gate::Releases,
-        Gate::Bump,
-        Gate::Coverage,
-        Gate::Links,
-        Gate::Changelog,
-        Gate::Home,
-    ];
-
-    /// The name `check` prints: `corpus`, `generated`, ….
-    pub fn name(self) -> &'static str {
-        match self {
-            Gate::Corpus => "corpus",
-            Gate::Generated => "generated",
-            Gate::Sync => "sync",
-            Gate::Version => "version",
-            Gate::Releases => "releases",
-            Gate::Bump => "bump",
-            Gate::Coverage => "coverage",
-            Gate::Links => "links",
-            Gate::Changelog => "changelog",
-            Gate::Home => "home",
-        }
-    }
-}
-
 impl fmt::Display for Gate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
-    }
-}
-
-/// Why a gate fails.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum GateProblem {
-    /// A SPEC.md example that does not do what its `expect=` says.
-    Example(Diagnostic),
-    /// A generated file that differs from what codegen writes.
-    Stale(Drift),
-    /// How many generated files differ, and what to run.
-    RunCodegen {
-        /// The number of differing files.
-        files: usize,
-    },
-    /// A disagreement between the hand-written types, the schemas and the
-    /// version constants.
-    Mismatch(Mismatch),
-    /// A file the gate needs could not be read.
-    Unreadable {
-        /// Repository-relative path.
-        path: String,
-        /// What the operating system said.
-        error: String,
-    },
-    /// A released file on disk is not as its release froze it.
-    Frozen(FrozenProblem),
-    /// Codegen would write other bytes to a released file.
-    WouldOverwrite(FrozenProblem),
-    /// The declared version is not the bump the changes need.
-    Bump(BumpProblem),
-    /// The schemas or a released bundle could not be read into a model.
-    Diagnostic(Diagnostic),
-    /// A part of the working version that no valid SPEC.md example uses.
-    Uncovered {
-        /// What is not covered.
-        item: Item,
-        /// Where it is written.
-        at: Place,
-    },
-    /// An `x-cgp-spec` annotation whose target does not exist.
-    SpecReference {
-        /// The annotation's value in its schema file.
-        at: Location,
-        /// The reference as written, e.g. `SPEC.md#variant-ping`.
-        reference: String,
-        /// Why it leads nowhere.
-        fault: Fault,
-    },
-    /// A relative Markdown link whose target does not exist.
-    BrokenLink {
-        /// The repository-relative Markdown file.
-        file: String,
-        /// The 1-based line the link starts on.
-        line: usize,
-        /// The destination as written.
-        link: String,
-        /// Why it leads nowhere.
-        fault: Fault,
-    },
-    /// CHANGELOG.md and the released versions disagree.
-    Changelog(String),
-}
-
-impl fmt::Display for GateProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GateProblem::Example(diagnostic) | GateProblem::Diagnostic(diagnostic) => {
-                diagnostic.fmt(f)
-            }
-            GateProblem::Stale(Drift::Missing(path)) => write!(f, "{path}: missing"),
-            GateProblem::Stale(Drift::Extra(path)) => {
-                write!(f, "{path}: stale, no source generates it any more")
-            }
-            GateProblem::Stale(Drift::Changed { path, diff }) => {
-                write!(f, "{path}: out of date\n{diff}")
-            }
-            GateProblem::RunCodegen { files } => write!(
-                f,
-                "{files} generated file(s) differ from what schema/ and SPEC.md produce; run `cargo xtask codegen` and commit the result"
-            ),
-            GateProblem::Mismatch(mismatch) => mismatch.fmt(f),
-            GateProblem::Unreadable { path, error } => write!(f, "{path}: cannot read: {error}"),
-            GateProblem::Frozen(problem) => problem.fmt(f),
-            GateProblem::WouldOverwrite(problem) => {
-                write!(f, "codegen would change a frozen file: {problem}")
-            }
-            GateProblem::Bump(problem) => problem.fmt(f),
-            GateProblem::Uncovered { item, at } => write!(
-                f,
-                "{at}: {item} appears in no valid SPEC.md example; add one (ARCHITECTURE.md, recipe \"{}\": the corpus example step)",
-                item.kind().recipe()
-            ),
-            GateProblem::SpecReference {
-                at,
-                reference,
-                fault,
-            } => write!(f, "{at}: x-cgp-spec `{reference}` leads nowhere: {fault}"),
-            GateProblem::BrokenLink {
-                file,
-                line,
-                link,
-                fault,
-            } => write!(f, "{file}:{line}: link `{link}` leads nowhere: {fault}"),
-            GateProblem::Changelog(problem) => f.write_str(problem),
-        }
     }
 }
 
@@ -226,26 +135,15 @@ pub fn run(
 ) -> Vec<(Gate, GateResult)> {
     gates
         .iter()
-        .map(|&gate| {
-            let result = match gate {
-                Gate::Corpus => corpus(generation),
-                Gate::Generated => generated(root, generation),
-                Gate::Sync => sync_gate(root, generation, contracts),
-                Gate::Version => version(root, generation),
-                Gate::Releases => releases(root, generation),
-                Gate::Bump => bump(root, generation),
-                Gate::Coverage => coverage(generation),
-                Gate::Links => links_gate(root, generation),
-                Gate::Changelog => crate::changelog::problems(root, generation).map(|count| {
-                    format!(
-                        "CHANGELOG.md has a section for each of the {count} released version(s)"
-                    )
-                }),
-                Gate::Home => home_gate(root),
-            };
-            (gate, result)
-        })
+        .map(|&gate| (gate, gate.check(root, generation, contracts)))
         .collect()
+}
+
+/// CHANGELOG.md has a section for each released version, and no other.
+fn changelog_gate(root: &Path, generation: &Generation) -> GateResult {
+    changelog::problems(root, generation).map(|count| {
+        format!("CHANGELOG.md has a section for each of the {count} released version(s)")
+    })
 }
 
 /// The hand-written files that repeat the project's public home agree with
@@ -320,17 +218,17 @@ fn corpus(generation: &Generation) -> GateResult {
 }
 
 fn generated(root: &Path, generation: &Generation) -> GateResult {
-    let drifts = output::compare(root, &generation.files, &generation.foreign)
+    let stale = output::compare(root, &generation.files, &generation.foreign)
         .map_err(|problem| vec![GateProblem::Diagnostic(problem)])?;
-    if drifts.is_empty() {
+    if stale.is_empty() {
         return Ok(format!(
             "{} generated files are current ({})",
             generation.files.len(),
             generation.set.version
         ));
     }
-    let files = drifts.len();
-    let mut problems: Vec<GateProblem> = drifts.into_iter().map(GateProblem::Stale).collect();
+    let files = stale.len();
+    let mut problems: Vec<GateProblem> = stale.into_iter().map(GateProblem::Stale).collect();
     problems.push(GateProblem::RunCodegen { files });
     Err(problems)
 }
@@ -411,7 +309,7 @@ fn releases(root: &Path, generation: &Generation) -> GateResult {
 }
 
 fn bump(root: &Path, generation: &Generation) -> GateResult {
-    let verdict = release::drift(root, generation).map_err(|problems| {
+    let verdict = release::bump_verdict(root, generation).map_err(|problems| {
         problems
             .0
             .into_iter()

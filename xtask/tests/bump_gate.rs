@@ -1,4 +1,4 @@
-//! The drift gate end to end: `cargo xtask` run on temporary copies of the tree
+//! The bump gate end to end: `cargo xtask` run on temporary copies of the tree
 //! (schema/, SPEC.md, generated/ and the hand-written types' sources), with the
 //! working version released (as committed, or on the copy when the tree sits
 //! between a version bump and its release). Every version in the expected lines
