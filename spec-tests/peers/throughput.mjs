@@ -42,8 +42,12 @@ for (let round = 0; round < rounds; round++) {
   }
   best = Math.min(best, (performance.now() - start) / 1000);
   start = performance.now();
+  let invalidPredecoded = 0;
   for (const text of texts) {
-    if (!validate(JSON.parse(text))) invalid++;
+    if (!validate(JSON.parse(text))) invalidPredecoded++;
+  }
+  if (invalidPredecoded !== invalid) {
+    throw new Error(`the passes disagree: ${invalid} and ${invalidPredecoded} invalid lines`);
   }
   bestPredecoded = Math.min(bestPredecoded, (performance.now() - start) / 1000);
 }
