@@ -8,6 +8,7 @@
 pub mod go;
 pub mod peers;
 pub mod python_package;
+pub mod rng;
 pub mod sdk_spelling;
 pub mod typescript;
 

@@ -19,27 +19,8 @@
 //! The schema allows `null` for no member, so no explicit `null` is written:
 //! such a line is invalid, and the reference crate would accept it.
 
+use crate::rng::Rng;
 use serde_json::{Map, Value};
-
-/// A small, reproducible generator (SplitMix64).
-#[derive(Debug, Clone)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator seeded with `seed`.
-    pub fn new(seed: u64) -> Self {
-        Rng(seed)
-    }
-
-    /// A number in `0..bound` (`bound` > 0).
-    pub fn below(&mut self, bound: u64) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        (z ^ (z >> 31)) % bound.max(1)
-    }
-}
 
 /// `line` (one JSON value) written again with SDK habits drawn from `rng`.
 pub fn respell(line: &[u8], rng: &mut Rng) -> Result<String, serde_json::Error> {

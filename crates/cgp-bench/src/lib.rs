@@ -232,88 +232,173 @@ pub(crate) struct Reference<'a> {
     pub version: &'a str,
 }
 
+/// The transcripts of one run, each measured the same way.
+struct Samples {
+    mixed: Corpus,
+    short: Corpus,
+    dense: Corpus,
+    sdk: Corpus,
+    sdk_invalid: Corpus,
+}
+
+impl Samples {
+    /// Generates every transcript of the run from `config`'s seed and size.
+    fn generate(
+        config: &Config,
+        bundle: &Bundle,
+        validator: &Validator,
+    ) -> Result<Self, BenchError> {
+        let mut text = Vec::new();
+        crate::transcript::write(&mut text, config.transcript_bytes, config.seed)
+            .map_err(|error| format!("generating the transcript: {error}"))?;
+        let sdk = sdk_corpus(&text, config.seed, None)?;
+        let sdk_invalid = sdk_corpus(&text, config.seed, Some(100))?;
+        let mixed = Corpus::new(text);
+        let short = mixed.short_lines(SHORT_LINE);
+        let dense = dense_corpus(bundle, validator, config.transcript_bytes)?;
+        Ok(Samples {
+            mixed,
+            short,
+            dense,
+            sdk,
+            sdk_invalid,
+        })
+    }
+
+    /// Every sample beside its name in the report.
+    fn each(&self) -> [(Sample, &Corpus); 5] {
+        [
+            (Sample::Mixed, &self.mixed),
+            (Sample::Short, &self.short),
+            (Sample::Dense, &self.dense),
+            (Sample::Sdk, &self.sdk),
+            (Sample::SdkInvalid, &self.sdk_invalid),
+        ]
+    }
+}
+
+/// What every sample is measured with, fixed for the run.
+struct Tools<'a> {
+    config: &'a Config,
+    bundle_path: PathBuf,
+    validator: Validator,
+    reference_validator: Option<Validator>,
+    reference_version: String,
+    pydantic: Option<(PathBuf, PathBuf)>,
+    rounds: usize,
+}
+
 /// Generates the transcript and measures everything `config` asks for.
 pub fn run(config: &Config, mut decoders: Decoders) -> Result<Report, BenchError> {
     let mut machine = Machine::detect();
     std::fs::create_dir_all(&config.work).map_err(|e| io_error(&config.work, &e))?;
-    let mut text = Vec::new();
-    crate::transcript::write(&mut text, config.transcript_bytes, config.seed)
-        .map_err(|error| format!("generating the transcript: {error}"))?;
-    let sdk = sdk_corpus(&text, config.seed, None)?;
-    let sdk_invalid = sdk_corpus(&text, config.seed, Some(100))?;
-    let mixed = Corpus::new(text);
-    let short = mixed.short_lines(SHORT_LINE);
     let bundle_path = config.repo.join(interop_bundle()?);
     let bundle_text =
         std::fs::read_to_string(&bundle_path).map_err(|e| io_error(&bundle_path, &e))?;
     let bundle = Bundle::from_published(&bundle_text).map_err(|error| error.to_string())?;
     let validator = published_validator(&bundle)?;
-    let dense = dense_corpus(&bundle, &validator, config.transcript_bytes)?;
+    let samples = Samples::generate(config, &bundle, &validator)?;
     let reference_version = decoders.reference_version.clone();
-    let reference_validator = reference_validator(config, &bundle, &reference_version)?;
-    let rounds = config.rounds.max(1);
     let pydantic = match &config.peers {
         Some(_) => Some(pydantic_models(&config.work, &bundle_path)?),
         None => None,
     };
+    let tools = Tools {
+        config,
+        reference_validator: reference_validator(config, &bundle, &reference_version)?,
+        bundle_path,
+        validator,
+        reference_version,
+        pydantic,
+        rounds: config.rounds.max(1),
+    };
     let mut rows = Vec::new();
+    for (sample, corpus) in samples.each() {
+        rows.extend(measure_sample(&tools, sample, corpus, &mut decoders)?);
+    }
     let mut skipped = Vec::new();
-    for (sample, corpus) in [
-        (Sample::Mixed, &mixed),
-        (Sample::Short, &short),
-        (Sample::Dense, &dense),
-        (Sample::Sdk, &sdk),
-        (Sample::SdkInvalid, &sdk_invalid),
-    ] {
-        let path = config.work.join(sample.file_name(config.seed));
-        std::fs::write(&path, corpus.bytes()).map_err(|e| io_error(&path, &e))?;
-        let tag = |measure, throughput, note: String| Row {
+    let (schema, checks) = whole_tools(config, tools.rounds, &mut skipped)?;
+    machine.load.1 = load_average();
+    Ok(Report {
+        machine,
+        seed: config.seed,
+        mix: samples.mixed.mix(),
+        short_mix: samples.short.mix(),
+        dense_mix: samples.dense.mix(),
+        sdk_mix: samples.sdk.mix(),
+        sdk_invalid: samples.sdk_invalid.invalid_count(),
+        rounds: tools.rounds,
+        rows,
+        schema,
+        checks,
+        skipped,
+    })
+}
+
+/// Every figure of one sample: in process, `cgp validate`, the peers, the
+/// generated TypeScript, Go and Python packages.
+fn measure_sample(
+    tools: &Tools,
+    sample: Sample,
+    corpus: &Corpus,
+    decoders: &mut Decoders,
+) -> Result<Vec<Row>, BenchError> {
+    let config = tools.config;
+    let rounds = tools.rounds;
+    let path = config.work.join(sample.file_name(config.seed));
+    std::fs::write(&path, corpus.bytes()).map_err(|e| io_error(&path, &e))?;
+    let known = tools
+        .reference_validator
+        .as_ref()
+        .map(|reference| confined(corpus, reference));
+    let reference = Reference {
+        corpus: known.as_ref().unwrap_or(corpus),
+        version: &tools.reference_version,
+    };
+    let mut figures = in_process(corpus, reference, &tools.validator, rounds, decoders)?;
+    if let Some(cgp) = &config.cgp {
+        for &format in CliFormat::ALL {
+            for jobs in [1, 2] {
+                let throughput = cgp_validate(cgp, jobs, format, &path, corpus, 2 * rounds)?;
+                let note = "the whole process: start-up, reading the file".into();
+                figures.push((Measure::Cli { jobs, format }, throughput, note));
+            }
+        }
+    }
+    if let Some(peers) = &config.peers {
+        let bundle = &tools.bundle_path;
+        figures.extend(peers_on(config, peers, bundle, corpus, &path)?);
+        let scripts = config.repo.join("spec-tests/peers");
+        figures.extend(typescript::typescript_on(
+            &scripts, peers, bundle, corpus, &path, rounds,
+        )?);
+        figures.extend(go::go_on(corpus, &path, rounds)?);
+    }
+    figures.extend(python_package_on(
+        config,
+        tools.pydantic.as_ref(),
+        corpus,
+        &path,
+    )?);
+    Ok(figures
+        .into_iter()
+        .map(|(measure, throughput, note)| Row {
             sample,
             measure,
             throughput,
             note,
-        };
-        let known = reference_validator
-            .as_ref()
-            .map(|reference| confined(corpus, reference));
-        let reference = Reference {
-            corpus: known.as_ref().unwrap_or(corpus),
-            version: &reference_version,
-        };
-        let figures = in_process(corpus, reference, &validator, rounds, &mut decoders)?;
-        for (measure, throughput, note) in figures {
-            rows.push(tag(measure, throughput, note));
-        }
-        if let Some(cgp) = &config.cgp {
-            for &format in CliFormat::ALL {
-                for jobs in [1, 2] {
-                    let throughput = cgp_validate(cgp, jobs, format, &path, corpus, 2 * rounds)?;
-                    let note = "the whole process: start-up, reading the file".into();
-                    rows.push(tag(Measure::Cli { jobs, format }, throughput, note));
-                }
-            }
-        }
-        if let Some(peers) = &config.peers {
-            for (measure, throughput, note) in peers_on(config, peers, &bundle_path, corpus, &path)?
-            {
-                rows.push(tag(measure, throughput, note));
-            }
-            let scripts = config.repo.join("spec-tests/peers");
-            for (measure, throughput, note) in
-                typescript::typescript_on(&scripts, peers, &bundle_path, corpus, &path, rounds)?
-            {
-                rows.push(tag(measure, throughput, note));
-            }
-            for (measure, throughput, note) in go::go_on(corpus, &path, rounds)? {
-                rows.push(tag(measure, throughput, note));
-            }
-        }
-        for (measure, throughput, note) in
-            python_package_on(config, pydantic.as_ref(), corpus, &path)?
-        {
-            rows.push(tag(measure, throughput, note));
-        }
-    }
+        })
+        .collect())
+}
+
+/// The figures of whole tools rather than samples: codegen and check on
+/// growing schemas, and `cgp check` beside the reference conformance tool;
+/// what cannot run is named in `skipped`.
+fn whole_tools(
+    config: &Config,
+    rounds: usize,
+    skipped: &mut Vec<String>,
+) -> Result<(Vec<SchemaRun>, Vec<checks::CheckRun>), BenchError> {
     if config.cgp.is_none() {
         skipped.push("`cgp validate`: no cgp binary given".into());
     }
@@ -343,21 +428,7 @@ pub fn run(config: &Config, mut decoders: Decoders) -> Result<Report, BenchError
             Vec::new()
         }
     };
-    machine.load.1 = load_average();
-    Ok(Report {
-        machine,
-        seed: config.seed,
-        mix: mixed.mix(),
-        short_mix: short.mix(),
-        dense_mix: dense.mix(),
-        sdk_mix: sdk.mix(),
-        sdk_invalid: sdk_invalid.invalid_count(),
-        rounds,
-        rows,
-        schema,
-        checks,
-        skipped,
-    })
+    Ok((schema, checks))
 }
 
 #[cfg(test)]

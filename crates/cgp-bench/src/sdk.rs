@@ -8,7 +8,8 @@
 //! `tests/sdk.rs` proves every line is decided as it is labelled.
 
 use serde_json::Value;
-use spec_tests::sdk_spelling::{self, Rng};
+use spec_tests::rng::Rng;
+use spec_tests::sdk_spelling;
 use std::io;
 
 /// What a re-spelled transcript holds.

@@ -16,6 +16,7 @@ use cgp_types::{
     FrameId, FrameKind, FrameVerdict, Provenance, ProviderInfo, QueryCapability, Verdict,
     VerifyRequest, VerifyResponse, encode_line,
 };
+use spec_tests::rng::Rng;
 use std::io::{self, Write};
 
 /// What a generated transcript contains.
@@ -27,42 +28,6 @@ pub struct TranscriptStats {
     pub lines: u64,
     /// Frames inside `frames` envelopes.
     pub frames: u64,
-}
-
-/// A small, fast, reproducible generator (SplitMix64).
-#[derive(Debug, Clone)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator seeded with `seed`.
-    pub fn new(seed: u64) -> Self {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..bound` (`bound` > 0).
-    pub fn below(&mut self, bound: u64) -> u64 {
-        self.next_u64() % bound.max(1)
-    }
-
-    /// A length between `low` and `high`, log-uniformly distributed.
-    pub fn log_uniform(&mut self, low: u64, high: u64) -> u64 {
-        let (low, high) = (low.max(1) as f64, high.max(low.max(1)) as f64);
-        let unit = (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-        (low * (high / low).powf(unit)).round() as u64
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len() as u64) as usize]
-    }
 }
 
 const WORDS: &[&str] = &[
@@ -182,24 +147,53 @@ fn frame(rng: &mut Rng, index: u64, (low, high): (u64, u64)) -> ContextFrame {
 
 /// Writes NDJSON sessions until at least `target_bytes` are written.
 pub fn write(out: &mut impl Write, target_bytes: u64, seed: u64) -> io::Result<TranscriptStats> {
-    let mut rng = Rng::new(seed);
-    let mut stats = TranscriptStats::default();
-    let mut emit = |envelope: &Envelope, stats: &mut TranscriptStats| -> io::Result<()> {
-        let line = encode_line(envelope).map_err(io::Error::other)?;
-        out.write_all(line.as_bytes())?;
-        stats.bytes += line.len() as u64;
-        stats.lines += 1;
-        Ok(())
+    let mut writer = Writer {
+        out,
+        rng: Rng::new(seed),
+        stats: TranscriptStats::default(),
     };
     let mut session = 0u64;
-    while stats.bytes < target_bytes {
+    while writer.stats.bytes < target_bytes {
         session += 1;
-        emit(
-            &Envelope::Handshake {
-                protocol_version: cgp_types::PROTOCOL_VERSION.into(),
-            },
-            &mut stats,
-        )?;
+        writer.session(session)?;
+    }
+    Ok(writer.stats)
+}
+
+/// Writes envelopes and counts what it wrote.
+struct Writer<'a, W: Write> {
+    out: &'a mut W,
+    rng: Rng,
+    stats: TranscriptStats,
+}
+
+impl<W: Write> Writer<'_, W> {
+    /// One envelope as its canonical line.
+    fn emit(&mut self, envelope: &Envelope) -> io::Result<()> {
+        let line = encode_line(envelope).map_err(io::Error::other)?;
+        self.out.write_all(line.as_bytes())?;
+        self.stats.bytes += line.len() as u64;
+        self.stats.lines += 1;
+        Ok(())
+    }
+
+    /// One session: the handshake, 16 to 63 exchanges, the verification of
+    /// some served frames and the shutdown.
+    fn session(&mut self, session: u64) -> io::Result<()> {
+        self.opening(session)?;
+        let exchanges = 16 + self.rng.below(48);
+        let mut served = Vec::new();
+        for exchange in 0..exchanges {
+            served.extend(self.exchange(&format!("q{session}-{exchange}"))?);
+        }
+        self.closing(served)
+    }
+
+    /// The handshake and its acknowledgement.
+    fn opening(&mut self, session: u64) -> io::Result<()> {
+        self.emit(&Envelope::Handshake {
+            protocol_version: cgp_types::PROTOCOL_VERSION.into(),
+        })?;
         let capabilities = Capabilities {
             query: QueryCapability {
                 kinds: KINDS.iter().map(|kind| (*kind).to_owned()).collect(),
@@ -208,83 +202,81 @@ pub fn write(out: &mut impl Write, target_bytes: u64, seed: u64) -> io::Result<T
             verify: true,
             ..Capabilities::default()
         };
-        emit(
-            &Envelope::HandshakeAck {
-                protocol_version: cgp_types::PROTOCOL_VERSION.into(),
-                provider: ProviderInfo {
-                    name: format!("bench-provider-{}", session % 7),
-                    version: "1.2.3".into(),
-                    data_flow: DataFlow {
-                        reads: true,
-                        ..DataFlow::default()
-                    },
+        self.emit(&Envelope::HandshakeAck {
+            protocol_version: cgp_types::PROTOCOL_VERSION.into(),
+            provider: ProviderInfo {
+                name: format!("bench-provider-{}", session % 7),
+                version: "1.2.3".into(),
+                data_flow: DataFlow {
+                    reads: true,
+                    ..DataFlow::default()
                 },
-                capabilities,
-                attester_keys: Vec::new(),
             },
-            &mut stats,
-        )?;
-        let exchanges = 16 + rng.below(48);
-        let mut served = Vec::new();
-        for exchange in 0..exchanges {
-            let id = format!("q{session}-{exchange}");
-            let mut query = ContextQuery::new(content(&mut rng, 40), 8, 200_000);
-            query.kinds = vec![FrameKind::from_wire(rng.pick(KINDS))];
-            emit(
-                &Envelope::Query {
-                    id: Some(id.clone()),
-                    query,
-                },
-                &mut stats,
-            )?;
-            if rng.below(20) == 0 {
-                emit(
-                    &Envelope::Error {
-                        id: Some(id),
-                        code: Some(ErrorCode::from_wire("unavailable")),
-                        message: "index is rebuilding".into(),
-                    },
-                    &mut stats,
-                )?;
-                continue;
-            }
-            let (count, sizes) = if rng.below(8) == 0 {
-                (1 + rng.below(8), CONTEXT_FRAME_BYTES)
-            } else {
-                (1 + rng.below(3), LOOKUP_FRAME_BYTES)
-            };
-            let frames: Vec<ContextFrame> = (0..count)
-                .map(|index| frame(&mut rng, stats.frames + index, sizes))
-                .collect();
-            stats.frames += count;
-            served.extend(frames.iter().map(|frame| FrameId {
+            capabilities,
+            attester_keys: Vec::new(),
+        })
+    }
+
+    /// A query `id` and its answer: now and then an error, mostly a lookup's
+    /// few small frames, one time in eight a context query's larger ones.
+    /// Returns the frames served.
+    fn exchange(&mut self, id: &str) -> io::Result<Vec<FrameId>> {
+        let rng = &mut self.rng;
+        let mut query = ContextQuery::new(content(rng, 40), 8, 200_000);
+        query.kinds = vec![FrameKind::from_wire(rng.pick(KINDS))];
+        self.emit(&Envelope::Query {
+            id: Some(id.to_owned()),
+            query,
+        })?;
+        if self.rng.below(20) == 0 {
+            self.emit(&Envelope::Error {
+                id: Some(id.to_owned()),
+                code: Some(ErrorCode::from_wire("unavailable")),
+                message: "index is rebuilding".into(),
+            })?;
+            return Ok(Vec::new());
+        }
+        let (count, sizes) = if self.rng.below(8) == 0 {
+            (1 + self.rng.below(8), CONTEXT_FRAME_BYTES)
+        } else {
+            (1 + self.rng.below(3), LOOKUP_FRAME_BYTES)
+        };
+        let first = self.stats.frames;
+        let frames: Vec<ContextFrame> = (0..count)
+            .map(|index| frame(&mut self.rng, first + index, sizes))
+            .collect();
+        self.stats.frames += count;
+        let served = frames
+            .iter()
+            .map(|frame| FrameId {
                 provider_id: "bench".into(),
                 frame_id: frame.id.clone(),
                 content_digest: frame.content_digest.clone(),
-            }));
-            emit(
-                &Envelope::Frames {
-                    id: Some(id),
-                    result: ContextQueryResult::new(frames, rng.below(4) == 0),
-                },
-                &mut stats,
-            )?;
-        }
-        let asked: Vec<FrameId> = served.iter().take(6).cloned().collect();
-        emit(
-            &Envelope::Verify {
-                request: VerifyRequest {
-                    frames: asked.clone(),
-                },
+            })
+            .collect();
+        let partial = self.rng.below(4) == 0;
+        self.emit(&Envelope::Frames {
+            id: Some(id.to_owned()),
+            result: ContextQueryResult::new(frames, partial),
+        })?;
+        Ok(served)
+    }
+
+    /// `verify` for the first six frames served, `verified` with a verdict
+    /// for each, and `shutdown`.
+    fn closing(&mut self, served: Vec<FrameId>) -> io::Result<()> {
+        let asked: Vec<FrameId> = served.into_iter().take(6).collect();
+        self.emit(&Envelope::Verify {
+            request: VerifyRequest {
+                frames: asked.clone(),
             },
-            &mut stats,
-        )?;
+        })?;
         let verdicts = asked
             .into_iter()
             .map(|frame| {
-                let verdict = match rng.below(4) {
+                let verdict = match self.rng.below(4) {
                     0 => Verdict::Stale {
-                        replacement_digest: Some(digest(&mut rng)),
+                        replacement_digest: Some(digest(&mut self.rng)),
                     },
                     1 => Verdict::Gone,
                     _ => Verdict::Valid,
@@ -292,13 +284,9 @@ pub fn write(out: &mut impl Write, target_bytes: u64, seed: u64) -> io::Result<T
                 FrameVerdict { frame, verdict }
             })
             .collect();
-        emit(
-            &Envelope::Verified {
-                response: VerifyResponse { verdicts },
-            },
-            &mut stats,
-        )?;
-        emit(&Envelope::Shutdown, &mut stats)?;
+        self.emit(&Envelope::Verified {
+            response: VerifyResponse { verdicts },
+        })?;
+        self.emit(&Envelope::Shutdown)
     }
-    Ok(stats)
 }

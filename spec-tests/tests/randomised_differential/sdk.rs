@@ -10,7 +10,8 @@
 use super::compare::{compare, none};
 use super::typescript::generated_and_mutated_lines;
 use super::{support, verdicts};
-use spec_tests::sdk_spelling::{Rng, respell};
+use spec_tests::rng::Rng;
+use spec_tests::sdk_spelling::respell;
 
 /// The canonical lines of [`generated_and_mutated_lines`] spelled SDK-style,
 /// each followed by the same line with its first member written twice (a
