@@ -289,9 +289,19 @@ pub(crate) fn python_package_on(
     };
     let mut figures = vec![(Measure::PythonJsonLoads, figure(loads), note.clone())];
     if pydantic.is_some() {
-        let seconds = number("seconds_pydantic").ok_or_else(|| {
-            format!("cgp_types_throughput.py printed no pydantic figure: {value}")
-        })?;
+        let (Some(seconds), Some(refused)) =
+            (number("seconds_pydantic"), number("invalid_pydantic"))
+        else {
+            return Err(BenchError::from(format!(
+                "cgp_types_throughput.py printed no pydantic figure: {value}"
+            )));
+        };
+        if refused as u64 != prefix.invalid_count() {
+            return Err(BenchError::from(format!(
+                "pydantic refused {refused} of {lines} lines ({} invalid)",
+                prefix.invalid_count()
+            )));
+        }
         figures.push((Measure::PythonPydantic, figure(seconds), note.clone()));
     }
     figures.push((Measure::PythonPackageDecode, figure(decode), note.clone()));
