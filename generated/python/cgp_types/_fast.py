@@ -9,11 +9,11 @@ from them. msgspec keeps the last of duplicate members and skips unknown
 ones, so `decode` re-encodes the mirrors, which write each member they read
 once (an optional member the line left out is `UNSET`, or the default the
 canonical encoder leaves out, and is not written): when that is the line
-itself, msgspec read it as the reference does. Otherwise `\u` escapes (which
-may spell a lone surrogate or hide a colon) and `-0` (which msgspec reads as
-`0` or `0.0`) send the line to the exact path (`_wire.py`), and the colons
-of the line must equal those of the re-encoding (every member has one
-outside strings) or, for a line with unknown members or members written as
+itself, msgspec read it as the reference does. Otherwise `-0` (which msgspec
+reads as `0` or `0.0`) sends the line to the exact path (`_wire.py`), and the
+colons of the line, counting those spelled `\u003a`, must equal those of the
+re-encoding (every member has one outside strings; a lone surrogate msgspec
+refuses) or, for a line with unknown members or members written as
 their omitted default, those of msgspec's untyped reading of it re-encoded
 (a duplicate loses one), with no more nesting than the reference reads.
 Anything msgspec refuses, integers beyond `int64` bounds and `f32`s from
@@ -608,26 +608,40 @@ def _within(value: int, minimum: int | None, maximum: int | None) -> int:
 _encode = msgspec.json.encode
 _VALUE = msgspec.json.Decoder()
 # `-0`, which msgspec reads as the integer 0 (or the float 0.0) and the
-# reference as a float -0.0; `\u`, an escape that may spell a lone surrogate or
-# hide a colon from the count. (A regular expression finds a literal faster
-# than `in` here.) A number starts after `:`, `,`, `[` or whitespace (`q1-0`
-# in a string is no number); the lookbehind comes last so the search still
-# starts from `-0`.
+# reference as a float -0.0. (A regular expression finds a literal faster than
+# `in` here.) A number starts after `:`, `,`, `[` or whitespace (`q1-0` in a
+# string is no number); the lookbehind comes last so the search still starts
+# from `-0`.
 _NEGATIVE_ZERO = re.compile(rb"-0(?![.\deE])(?<![^:,\[ \t\r\n]-0)")
-_ESCAPE = re.compile(rb"\\u")
+# A colon spelled `\u003a` in a string, which the re-encoding writes as `:`:
+# the `u` preceded by an odd run of backslashes (`\\u003a` is a backslash and
+# the text `u003a`). Other escapes keep the colon count: a lone surrogate is
+# refused by msgspec, and so read by the exact path.
+_ESCAPED_COLON = re.compile(rb"(?<!\\)(?:\\\\)*\\u003[aA]")
 _MAX_DEPTH = 127
 # What `_whole` counts in one pass: the colons, and the brackets that bound the
 # nesting depth (all other bytes are dropped).
 _DROP = bytes(byte for byte in range(256) if byte not in b":[{")
 
 
-def _whole(line: bytes) -> bool:
+def _colons(line: bytes) -> int:
+    """The colons msgspec's re-encoding of everything in `line` would write:
+    the line's own, and those it spells as escapes."""
+    colons = line.count(b":")
+    if b"\\u003a" in line or b"\\u003A" in line:
+        colons += len(_ESCAPED_COLON.findall(line))
+    return colons
+
+
+def _whole(line: bytes, colons: int) -> bool:
     """Whether msgspec's untyped reading of `line` kept every member (it keeps
     unknown members and the last of duplicates: a lost member loses a colon
     from its re-encoding), within the reference's depth."""
     marks = line.translate(None, _DROP)
-    colons = marks.count(b":")
-    return len(marks) - colons <= _MAX_DEPTH and _encode(_VALUE.decode(line)).count(b":") == colons
+    return (
+        len(marks) - marks.count(b":") <= _MAX_DEPTH
+        and _encode(_VALUE.decode(line)).count(b":") == colons
+    )
 
 
 def decode(line: object) -> typing.Any:
@@ -644,16 +658,17 @@ def decode(line: object) -> typing.Any:
         text = _encode(value)
         # The mirrors' encoding writes each member msgspec read once and no
         # other: when it is the line, or has as many colons (each member has
-        # one outside strings, and strings keep theirs without `\u`), no member
-        # was a duplicate, unknown, or null or empty where the canonical
-        # encoder leaves it out. The last three are the reference's to accept,
-        # and msgspec reads them as it does: `_whole` vouches for them.
-        if text != line and (
-            _ESCAPE.search(line)
-            or _NEGATIVE_ZERO.search(line)
-            or (text.count(b":") != line.count(b":") and not _whole(line))
-        ):
-            return None
+        # one outside strings, and strings keep theirs, counting `\u003a`), no
+        # member was a duplicate, unknown, or null or empty where the
+        # canonical encoder leaves it out. The last three are the reference's
+        # to accept, and msgspec reads them as it does: `_whole` vouches for
+        # them.
+        if text != line:
+            if _NEGATIVE_ZERO.search(line):
+                return None
+            colons = _colons(line)
+            if text.count(b":") != colons and not _whole(line, colons):
+                return None
         return _CONVERT[type(value)](value)
     except Exception:
         return None

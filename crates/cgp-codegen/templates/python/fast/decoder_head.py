@@ -9,11 +9,11 @@ from them. msgspec keeps the last of duplicate members and skips unknown
 ones, so `decode` re-encodes the mirrors, which write each member they read
 once (an optional member the line left out is `UNSET`, or the default the
 canonical encoder leaves out, and is not written): when that is the line
-itself, msgspec read it as the reference does. Otherwise `\u` escapes (which
-may spell a lone surrogate or hide a colon) and `-0` (which msgspec reads as
-`0` or `0.0`) send the line to the exact path (`_wire.py`), and the colons
-of the line must equal those of the re-encoding (every member has one
-outside strings) or, for a line with unknown members or members written as
+itself, msgspec read it as the reference does. Otherwise `-0` (which msgspec
+reads as `0` or `0.0`) sends the line to the exact path (`_wire.py`), and the
+colons of the line, counting those spelled `\u003a`, must equal those of the
+re-encoding (every member has one outside strings; a lone surrogate msgspec
+refuses) or, for a line with unknown members or members written as
 their omitted default, those of msgspec's untyped reading of it re-encoded
 (a duplicate loses one), with no more nesting than the reference reads.
 Anything msgspec refuses, integers beyond `int64` bounds and `f32`s from
