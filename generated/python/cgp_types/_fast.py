@@ -94,9 +94,9 @@ class _M_Capabilities(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True
     query: _M_QueryCapability | msgspec.UnsetType = msgspec.UNSET
     correlation: bool | msgspec.UnsetType = msgspec.UNSET
     graph: bool | msgspec.UnsetType = msgspec.UNSET
-    embeddings_fingerprint: str | None = None
+    embeddings_fingerprint: str | None | msgspec.UnsetType = msgspec.UNSET
     verify: bool | msgspec.UnsetType = msgspec.UNSET
-    representations: list[Representation] = []
+    representations: list[Representation] | msgspec.UnsetType = msgspec.UNSET
     resolve: bool | msgspec.UnsetType = msgspec.UNSET
 
 
@@ -105,9 +105,9 @@ def _c_Capabilities(s: _M_Capabilities) -> Capabilities:
     o.query = (QueryCapability(kinds=[]) if s.query is msgspec.UNSET else _c_QueryCapability(s.query))
     o.correlation = (False if s.correlation is msgspec.UNSET else s.correlation)
     o.graph = (False if s.graph is msgspec.UNSET else s.graph)
-    o.embeddings_fingerprint = s.embeddings_fingerprint
+    o.embeddings_fingerprint = (None if s.embeddings_fingerprint is msgspec.UNSET else s.embeddings_fingerprint)
     o.verify = (False if s.verify is msgspec.UNSET else s.verify)
-    o.representations = s.representations
+    o.representations = ([] if s.representations is msgspec.UNSET else s.representations)
     o.resolve = (False if s.resolve is msgspec.UNSET else s.resolve)
     return o
 
@@ -115,14 +115,14 @@ def _c_Capabilities(s: _M_Capabilities) -> Capabilities:
 class _M_ContentRef(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
     provider_id: str
     uri: str
-    expires_at: str | None = None
+    expires_at: str | None | msgspec.UnsetType = msgspec.UNSET
 
 
 def _c_ContentRef(s: _M_ContentRef) -> ContentRef:
     o: ContentRef = _new(ContentRef)
     o.provider_id = s.provider_id
     o.uri = s.uri
-    o.expires_at = s.expires_at
+    o.expires_at = (None if s.expires_at is msgspec.UNSET else s.expires_at)
     return o
 
 
@@ -130,27 +130,27 @@ class _M_ContextFrame(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True
     id: str
     kind: str
     title: str
-    content: str | None = None
-    content_digest: str | None = None
-    uri: str | None = None
+    content: str | None | msgspec.UnsetType = msgspec.UNSET
+    content_digest: str | None | msgspec.UnsetType = msgspec.UNSET
+    uri: str | None | msgspec.UnsetType = msgspec.UNSET
     representation: Representation | msgspec.UnsetType = msgspec.UNSET
-    content_fidelity: ContentFidelity | None = None
-    canonical_content_hash: str | None = None
-    content_ref: _M_ContentRef | None = None
-    transform: _M_Transform | None = None
-    minimum_content_fidelity: ContentFidelity | None = None
-    inline_content_requirement: InlineContentRequirement | None = None
+    content_fidelity: ContentFidelity | None | msgspec.UnsetType = msgspec.UNSET
+    canonical_content_hash: str | None | msgspec.UnsetType = msgspec.UNSET
+    content_ref: _M_ContentRef | None | msgspec.UnsetType = msgspec.UNSET
+    transform: _M_Transform | None | msgspec.UnsetType = msgspec.UNSET
+    minimum_content_fidelity: ContentFidelity | None | msgspec.UnsetType = msgspec.UNSET
+    inline_content_requirement: InlineContentRequirement | None | msgspec.UnsetType = msgspec.UNSET
     score: float
     token_cost: typing.Annotated[int, msgspec.Meta(ge=0, le=4294967295)]
-    canonical_token_cost: typing.Annotated[int, msgspec.Meta(ge=0, le=4294967295)] | None = None
-    tokenizer_ref: str | None = None
-    valid_from: str | None = None
-    valid_to: str | None = None
-    recorded_at: str | None = None
-    provenance: list[_M_Provenance] = []
-    citation_label: str | None = None
-    embedding: _M_FrameEmbedding | None = None
-    relations: list[_M_Relation] = []
+    canonical_token_cost: typing.Annotated[int, msgspec.Meta(ge=0, le=4294967295)] | None | msgspec.UnsetType = msgspec.UNSET
+    tokenizer_ref: str | None | msgspec.UnsetType = msgspec.UNSET
+    valid_from: str | None | msgspec.UnsetType = msgspec.UNSET
+    valid_to: str | None | msgspec.UnsetType = msgspec.UNSET
+    recorded_at: str | None | msgspec.UnsetType = msgspec.UNSET
+    provenance: list[_M_Provenance] | msgspec.UnsetType = msgspec.UNSET
+    citation_label: str | None | msgspec.UnsetType = msgspec.UNSET
+    embedding: _M_FrameEmbedding | None | msgspec.UnsetType = msgspec.UNSET
+    relations: list[_M_Relation] | msgspec.UnsetType = msgspec.UNSET
 
 
 def _c_ContextFrame(s: _M_ContextFrame) -> ContextFrame:
@@ -158,71 +158,71 @@ def _c_ContextFrame(s: _M_ContextFrame) -> ContextFrame:
     o.id = s.id
     o.kind = _OPEN_FrameKind.get(s.kind, s.kind)
     o.title = s.title
-    o.content = s.content
-    o.content_digest = s.content_digest
-    o.uri = s.uri
+    o.content = (None if s.content is msgspec.UNSET else s.content)
+    o.content_digest = (None if s.content_digest is msgspec.UNSET else s.content_digest)
+    o.uri = (None if s.uri is msgspec.UNSET else s.uri)
     o.representation = (Representation.FULL if s.representation is msgspec.UNSET else s.representation)
-    o.content_fidelity = s.content_fidelity
-    o.canonical_content_hash = s.canonical_content_hash
-    o.content_ref = (None if s.content_ref is None else _c_ContentRef(s.content_ref))
-    o.transform = (None if s.transform is None else _c_Transform(s.transform))
-    o.minimum_content_fidelity = s.minimum_content_fidelity
-    o.inline_content_requirement = s.inline_content_requirement
+    o.content_fidelity = (None if s.content_fidelity is msgspec.UNSET else s.content_fidelity)
+    o.canonical_content_hash = (None if s.canonical_content_hash is msgspec.UNSET else s.canonical_content_hash)
+    o.content_ref = (None if s.content_ref is msgspec.UNSET else (None if s.content_ref is None else _c_ContentRef(s.content_ref)))
+    o.transform = (None if s.transform is msgspec.UNSET else (None if s.transform is None else _c_Transform(s.transform)))
+    o.minimum_content_fidelity = (None if s.minimum_content_fidelity is msgspec.UNSET else s.minimum_content_fidelity)
+    o.inline_content_requirement = (None if s.inline_content_requirement is msgspec.UNSET else s.inline_content_requirement)
     o.score = _f32(s.score)
     o.token_cost = s.token_cost
-    o.canonical_token_cost = s.canonical_token_cost
-    o.tokenizer_ref = s.tokenizer_ref
-    o.valid_from = s.valid_from
-    o.valid_to = s.valid_to
-    o.recorded_at = s.recorded_at
-    o.provenance = [_c_Provenance(item0) for item0 in s.provenance]
-    o.citation_label = s.citation_label
-    o.embedding = (None if s.embedding is None else _c_FrameEmbedding(s.embedding))
-    o.relations = [_c_Relation(item0) for item0 in s.relations]
+    o.canonical_token_cost = (None if s.canonical_token_cost is msgspec.UNSET else s.canonical_token_cost)
+    o.tokenizer_ref = (None if s.tokenizer_ref is msgspec.UNSET else s.tokenizer_ref)
+    o.valid_from = (None if s.valid_from is msgspec.UNSET else s.valid_from)
+    o.valid_to = (None if s.valid_to is msgspec.UNSET else s.valid_to)
+    o.recorded_at = (None if s.recorded_at is msgspec.UNSET else s.recorded_at)
+    o.provenance = ([] if s.provenance is msgspec.UNSET else [_c_Provenance(item0) for item0 in s.provenance])
+    o.citation_label = (None if s.citation_label is msgspec.UNSET else s.citation_label)
+    o.embedding = (None if s.embedding is msgspec.UNSET else (None if s.embedding is None else _c_FrameEmbedding(s.embedding)))
+    o.relations = ([] if s.relations is msgspec.UNSET else [_c_Relation(item0) for item0 in s.relations])
     return o
 
 
 class _M_ContextQuery(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
     goal: str
-    query_text: str | None = None
-    embedding: list[float] | None = None
-    kinds: list[str] = []
-    anchors: list[str] = []
+    query_text: str | None | msgspec.UnsetType = msgspec.UNSET
+    embedding: list[float] | None | msgspec.UnsetType = msgspec.UNSET
+    kinds: list[str] | msgspec.UnsetType = msgspec.UNSET
+    anchors: list[str] | msgspec.UnsetType = msgspec.UNSET
     max_frames: typing.Annotated[int, msgspec.Meta(ge=0, le=4294967295)]
     max_tokens: typing.Annotated[int, msgspec.Meta(ge=0, le=4294967295)]
-    as_of: str | None = None
-    representation_preferences: list[Representation] = []
+    as_of: str | None | msgspec.UnsetType = msgspec.UNSET
+    representation_preferences: list[Representation] | msgspec.UnsetType = msgspec.UNSET
 
 
 def _c_ContextQuery(s: _M_ContextQuery) -> ContextQuery:
     o: ContextQuery = _new(ContextQuery)
     o.goal = s.goal
-    o.query_text = s.query_text
-    o.embedding = (None if s.embedding is None else _f32s(s.embedding))
-    o.kinds = [_OPEN_FrameKind.get(item0, item0) for item0 in s.kinds]
-    o.anchors = s.anchors
+    o.query_text = (None if s.query_text is msgspec.UNSET else s.query_text)
+    o.embedding = (None if s.embedding is msgspec.UNSET else (None if s.embedding is None else _f32s(s.embedding)))
+    o.kinds = ([] if s.kinds is msgspec.UNSET else [_OPEN_FrameKind.get(item0, item0) for item0 in s.kinds])
+    o.anchors = ([] if s.anchors is msgspec.UNSET else s.anchors)
     o.max_frames = s.max_frames
     o.max_tokens = s.max_tokens
-    o.as_of = s.as_of
-    o.representation_preferences = s.representation_preferences
+    o.as_of = (None if s.as_of is msgspec.UNSET else s.as_of)
+    o.representation_preferences = ([] if s.representation_preferences is msgspec.UNSET else s.representation_preferences)
     return o
 
 
 class _M_ContextQueryResult(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
     frames: list[_M_ContextFrame]
     truncated: bool
-    dropped_estimate: typing.Annotated[int, msgspec.Meta(ge=0, le=4294967295)] | None = None
-    frame_attestations: list[_M_FrameAttestation] = []
-    result_attestation: _M_ProvenanceAttestation | None = None
+    dropped_estimate: typing.Annotated[int, msgspec.Meta(ge=0, le=4294967295)] | None | msgspec.UnsetType = msgspec.UNSET
+    frame_attestations: list[_M_FrameAttestation] | msgspec.UnsetType = msgspec.UNSET
+    result_attestation: _M_ProvenanceAttestation | None | msgspec.UnsetType = msgspec.UNSET
 
 
 def _c_ContextQueryResult(s: _M_ContextQueryResult) -> ContextQueryResult:
     o: ContextQueryResult = _new(ContextQueryResult)
     o.frames = [_c_ContextFrame(item0) for item0 in s.frames]
     o.truncated = s.truncated
-    o.dropped_estimate = s.dropped_estimate
-    o.frame_attestations = [_c_FrameAttestation(item0) for item0 in s.frame_attestations]
-    o.result_attestation = (None if s.result_attestation is None else _c_ProvenanceAttestation(s.result_attestation))
+    o.dropped_estimate = (None if s.dropped_estimate is msgspec.UNSET else s.dropped_estimate)
+    o.frame_attestations = ([] if s.frame_attestations is msgspec.UNSET else [_c_FrameAttestation(item0) for item0 in s.frame_attestations])
+    o.result_attestation = (None if s.result_attestation is msgspec.UNSET else (None if s.result_attestation is None else _c_ProvenanceAttestation(s.result_attestation)))
     return o
 
 
@@ -230,7 +230,7 @@ class _M_DataFlow(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
     reads: bool | msgspec.UnsetType = msgspec.UNSET
     writes: bool | msgspec.UnsetType = msgspec.UNSET
     egress: bool | msgspec.UnsetType = msgspec.UNSET
-    egress_scopes: list[str] = []
+    egress_scopes: list[str] | msgspec.UnsetType = msgspec.UNSET
 
 
 def _c_DataFlow(s: _M_DataFlow) -> DataFlow:
@@ -238,47 +238,47 @@ def _c_DataFlow(s: _M_DataFlow) -> DataFlow:
     o.reads = (False if s.reads is msgspec.UNSET else s.reads)
     o.writes = (False if s.writes is msgspec.UNSET else s.writes)
     o.egress = (False if s.egress is msgspec.UNSET else s.egress)
-    o.egress_scopes = [_OPEN_EgressScope.get(item0, item0) for item0 in s.egress_scopes]
+    o.egress_scopes = ([] if s.egress_scopes is msgspec.UNSET else [_OPEN_EgressScope.get(item0, item0) for item0 in s.egress_scopes])
     return o
 
 
 class _M_FrameAttestation(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
     frame: _M_FrameId
-    attestation: _M_ProvenanceAttestation | None = None
-    inclusion_proof: _M_InclusionProof | None = None
+    attestation: _M_ProvenanceAttestation | None | msgspec.UnsetType = msgspec.UNSET
+    inclusion_proof: _M_InclusionProof | None | msgspec.UnsetType = msgspec.UNSET
 
 
 def _c_FrameAttestation(s: _M_FrameAttestation) -> FrameAttestation:
     o: FrameAttestation = _new(FrameAttestation)
     o.frame = _c_FrameId(s.frame)
-    o.attestation = (None if s.attestation is None else _c_ProvenanceAttestation(s.attestation))
-    o.inclusion_proof = (None if s.inclusion_proof is None else _c_InclusionProof(s.inclusion_proof))
+    o.attestation = (None if s.attestation is msgspec.UNSET else (None if s.attestation is None else _c_ProvenanceAttestation(s.attestation)))
+    o.inclusion_proof = (None if s.inclusion_proof is msgspec.UNSET else (None if s.inclusion_proof is None else _c_InclusionProof(s.inclusion_proof)))
     return o
 
 
 class _M_FrameEmbedding(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
     fingerprint: str
-    vector: list[float] | None = None
+    vector: list[float] | None | msgspec.UnsetType = msgspec.UNSET
 
 
 def _c_FrameEmbedding(s: _M_FrameEmbedding) -> FrameEmbedding:
     o: FrameEmbedding = _new(FrameEmbedding)
     o.fingerprint = s.fingerprint
-    o.vector = (None if s.vector is None else _f32s(s.vector))
+    o.vector = (None if s.vector is msgspec.UNSET else (None if s.vector is None else _f32s(s.vector)))
     return o
 
 
 class _M_FrameId(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
     provider_id: str
     frame_id: str
-    content_digest: str | None = None
+    content_digest: str | None | msgspec.UnsetType = msgspec.UNSET
 
 
 def _c_FrameId(s: _M_FrameId) -> FrameId:
     o: FrameId = _new(FrameId)
     o.provider_id = s.provider_id
     o.frame_id = s.frame_id
-    o.content_digest = s.content_digest
+    o.content_digest = (None if s.content_digest is msgspec.UNSET else s.content_digest)
     return o
 
 
@@ -294,13 +294,13 @@ def _c_FrameVerdictValid(s: _M_FrameVerdictValid) -> FrameVerdictValid:
 
 class _M_FrameVerdictStale(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field="status", tag="stale"):
     frame: _M_FrameId
-    replacement_digest: str | None = None
+    replacement_digest: str | None | msgspec.UnsetType = msgspec.UNSET
 
 
 def _c_FrameVerdictStale(s: _M_FrameVerdictStale) -> FrameVerdictStale:
     o: FrameVerdictStale = _new(FrameVerdictStale)
     o.frame = _c_FrameId(s.frame)
-    o.replacement_digest = s.replacement_digest
+    o.replacement_digest = (None if s.replacement_digest is msgspec.UNSET else s.replacement_digest)
     return o
 
 
@@ -352,21 +352,21 @@ def _c_InclusionStep(s: _M_InclusionStep) -> InclusionStep:
 
 class _M_Provenance(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
     type: str
-    uri: str | None = None
-    range: str | None = None
-    digest: str | None = None
-    method: str | None = None
-    by: str | None = None
+    uri: str | None | msgspec.UnsetType = msgspec.UNSET
+    range: str | None | msgspec.UnsetType = msgspec.UNSET
+    digest: str | None | msgspec.UnsetType = msgspec.UNSET
+    method: str | None | msgspec.UnsetType = msgspec.UNSET
+    by: str | None | msgspec.UnsetType = msgspec.UNSET
 
 
 def _c_Provenance(s: _M_Provenance) -> Provenance:
     o: Provenance = _new(Provenance)
     o.type = s.type
-    o.uri = s.uri
-    o.range = s.range
-    o.digest = s.digest
-    o.method = s.method
-    o.by = s.by
+    o.uri = (None if s.uri is msgspec.UNSET else s.uri)
+    o.range = (None if s.range is msgspec.UNSET else s.range)
+    o.digest = (None if s.digest is msgspec.UNSET else s.digest)
+    o.method = (None if s.method is msgspec.UNSET else s.method)
+    o.by = (None if s.by is msgspec.UNSET else s.by)
     return o
 
 
@@ -417,14 +417,14 @@ def _c_QueryCapability(s: _M_QueryCapability) -> QueryCapability:
 class _M_Relation(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
     rel: str
     target_uri: str
-    display_name: str | None = None
+    display_name: str | None | msgspec.UnsetType = msgspec.UNSET
 
 
 def _c_Relation(s: _M_Relation) -> Relation:
     o: Relation = _new(Relation)
     o.rel = s.rel
     o.target_uri = s.target_uri
-    o.display_name = s.display_name
+    o.display_name = (None if s.display_name is msgspec.UNSET else s.display_name)
     return o
 
 
@@ -476,7 +476,7 @@ class _M_HandshakeAck(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True
     protocol_version: str
     provider: _M_ProviderInfo
     capabilities: _M_Capabilities
-    attester_keys: list[_M_AttesterKey] = []
+    attester_keys: list[_M_AttesterKey] | msgspec.UnsetType = msgspec.UNSET
 
 
 def _c_HandshakeAck(s: _M_HandshakeAck) -> HandshakeAck:
@@ -484,30 +484,30 @@ def _c_HandshakeAck(s: _M_HandshakeAck) -> HandshakeAck:
     o.protocol_version = s.protocol_version
     o.provider = _c_ProviderInfo(s.provider)
     o.capabilities = _c_Capabilities(s.capabilities)
-    o.attester_keys = [_c_AttesterKey(item0) for item0 in s.attester_keys]
+    o.attester_keys = ([] if s.attester_keys is msgspec.UNSET else [_c_AttesterKey(item0) for item0 in s.attester_keys])
     return o
 
 
 class _M_Query(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field="type", tag="query"):
-    id: str | None = None
+    id: str | None | msgspec.UnsetType = msgspec.UNSET
     query: _M_ContextQuery
 
 
 def _c_Query(s: _M_Query) -> Query:
     o: Query = _new(Query)
-    o.id = s.id
+    o.id = (None if s.id is msgspec.UNSET else s.id)
     o.query = _c_ContextQuery(s.query)
     return o
 
 
 class _M_Frames(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field="type", tag="frames"):
-    id: str | None = None
+    id: str | None | msgspec.UnsetType = msgspec.UNSET
     result: _M_ContextQueryResult
 
 
 def _c_Frames(s: _M_Frames) -> Frames:
     o: Frames = _new(Frames)
-    o.id = s.id
+    o.id = (None if s.id is msgspec.UNSET else s.id)
     o.result = _c_ContextQueryResult(s.result)
     return o
 
@@ -542,15 +542,15 @@ def _c_Shutdown(s: _M_Shutdown) -> Shutdown:
 
 
 class _M_Error(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field="type", tag="error"):
-    id: str | None = None
-    code: str | None = None
+    id: str | None | msgspec.UnsetType = msgspec.UNSET
+    code: str | None | msgspec.UnsetType = msgspec.UNSET
     message: str
 
 
 def _c_Error(s: _M_Error) -> Error:
     o: Error = _new(Error)
-    o.id = s.id
-    o.code = (None if s.code is None else _OPEN_ErrorCode.get(s.code, s.code))
+    o.id = (None if s.id is msgspec.UNSET else s.id)
+    o.code = (None if s.code is msgspec.UNSET else (None if s.code is None else _OPEN_ErrorCode.get(s.code, s.code)))
     o.message = s.message
     return o
 
@@ -613,11 +613,11 @@ _VALUE = msgspec.json.Decoder()
 # string is no number); the lookbehind comes last so the search still starts
 # from `-0`.
 _NEGATIVE_ZERO = re.compile(rb"-0(?![.\deE])(?<![^:,\[ \t\r\n]-0)")
-# A colon spelled `\u003a` in a string, which the re-encoding writes as `:`:
-# the `u` preceded by an odd run of backslashes (`\\u003a` is a backslash and
-# the text `u003a`). Other escapes keep the colon count: a lone surrogate is
-# refused by msgspec, and so read by the exact path.
-_ESCAPED_COLON = re.compile(rb"(?<!\\)(?:\\\\)*\\u003[aA]")
+# A colon spelled `\u003a` in a string, which the re-encoding writes as `:`,
+# when the run of backslashes before the `u` is odd (`\\u003a` is a backslash
+# and the text `u003a`). Other escapes keep the colon count: a lone surrogate
+# is refused by msgspec, and so read by the exact path.
+_ESCAPED_COLON = re.compile(rb"(\\+)u003[aA]")
 _MAX_DEPTH = 127
 # What `_whole` counts in one pass: the colons, and the brackets that bound the
 # nesting depth (all other bytes are dropped).
@@ -628,8 +628,8 @@ def _colons(line: bytes) -> int:
     """The colons msgspec's re-encoding of everything in `line` would write:
     the line's own, and those it spells as escapes."""
     colons = line.count(b":")
-    if b"\\u003a" in line or b"\\u003A" in line:
-        colons += len(_ESCAPED_COLON.findall(line))
+    if b"u003" in line and (b"u003a" in line or b"u003A" in line):
+        colons += sum(1 for escape in _ESCAPED_COLON.finditer(line) if len(escape[1]) % 2)
     return colons
 
 

@@ -238,23 +238,16 @@ impl Builder<'_> {
             field.push(format!("name={}", literal(&member.name)));
         }
         if !member.required {
+            // `UNSET`, never written, when the line leaves the member out: the
+            // re-encoding writes the members the line had, an empty list or a
+            // `null` among them.
             let default = self.default_expression(member)?;
-            let emit = member.emit();
-            // A default msgspec leaves out of its encoding only where
-            // the canonical encoder leaves the member out too;
-            // otherwise `UNSET`, which is never written.
-            if default == "None" && emit == Some(Emit::OmitIfAbsent) {
-                field.push("default=None".into());
-            } else if default == "[]" && emit == Some(Emit::OmitIfEmpty) {
-                field.push("default=[]".into());
-            } else {
-                annotation.push_str(" | msgspec.UnsetType");
-                field.push("default=msgspec.UNSET".into());
-                let converted = conversion.take().unwrap_or_else(|| access.clone());
-                conversion = Some(format!(
-                    "({default} if {access} is msgspec.UNSET else {converted})"
-                ));
-            }
+            annotation.push_str(" | msgspec.UnsetType");
+            field.push("default=msgspec.UNSET".into());
+            let converted = conversion.take().unwrap_or_else(|| access.clone());
+            conversion = Some(format!(
+                "({default} if {access} is msgspec.UNSET else {converted})"
+            ));
         }
         let assigned = field_assignment(&field);
         Ok((

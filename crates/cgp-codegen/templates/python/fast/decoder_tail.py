@@ -38,11 +38,11 @@ _VALUE = msgspec.json.Decoder()
 # string is no number); the lookbehind comes last so the search still starts
 # from `-0`.
 _NEGATIVE_ZERO = re.compile(rb"-0(?![.\deE])(?<![^:,\[ \t\r\n]-0)")
-# A colon spelled `\u003a` in a string, which the re-encoding writes as `:`:
-# the `u` preceded by an odd run of backslashes (`\\u003a` is a backslash and
-# the text `u003a`). Other escapes keep the colon count: a lone surrogate is
-# refused by msgspec, and so read by the exact path.
-_ESCAPED_COLON = re.compile(rb"(?<!\\)(?:\\\\)*\\u003[aA]")
+# A colon spelled `\u003a` in a string, which the re-encoding writes as `:`,
+# when the run of backslashes before the `u` is odd (`\\u003a` is a backslash
+# and the text `u003a`). Other escapes keep the colon count: a lone surrogate
+# is refused by msgspec, and so read by the exact path.
+_ESCAPED_COLON = re.compile(rb"(\\+)u003[aA]")
 _MAX_DEPTH = 127
 # What `_whole` counts in one pass: the colons, and the brackets that bound the
 # nesting depth (all other bytes are dropped).
@@ -53,8 +53,8 @@ def _colons(line: bytes) -> int:
     """The colons msgspec's re-encoding of everything in `line` would write:
     the line's own, and those it spells as escapes."""
     colons = line.count(b":")
-    if b"\\u003a" in line or b"\\u003A" in line:
-        colons += len(_ESCAPED_COLON.findall(line))
+    if b"u003" in line and (b"u003a" in line or b"u003A" in line):
+        colons += sum(1 for escape in _ESCAPED_COLON.finditer(line) if len(escape[1]) % 2)
     return colons
 
 
