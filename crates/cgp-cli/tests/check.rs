@@ -330,7 +330,9 @@ fn a_flood_is_cut_off() {
 
 /// One line that never ends: reported as soon as it passes the 16 MiB cap (as
 /// the reference host fails the connection there), not at the deadline, and
-/// the provider is killed and reaped.
+/// the provider is ended and reaped. Which ends it is a race: cgp check's kill,
+/// or the provider's own exit on its next write into the closed pipe (Python
+/// raises `BrokenPipeError`), which a loaded machine can let come first.
 #[test]
 fn an_endless_line_is_cut_off() {
     let run = caught(
@@ -340,11 +342,10 @@ fn an_endless_line_is_cut_off() {
         "a line passed the 16777216-byte limit without a line feed",
     );
     assert_ended("endless-line", &run);
+    let exit = run.report["exit"].as_str().unwrap_or_default();
     assert!(
-        run.report["exit"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("killed by cgp check")
+        exit.contains("killed by cgp check") || exit.starts_with("exit status: 1"),
+        "neither killed nor ended by the closed pipe: {exit:?}"
     );
 }
 
