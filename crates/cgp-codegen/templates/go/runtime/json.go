@@ -262,8 +262,18 @@ func (r *reader) string() (string, error) {
 				return "", err
 			}
 		default:
-			buf = append(buf, c)
-			r.at++
+			// The plain run up to the next quote, escape or control
+			// character, appended at once.
+			end := r.at + 1
+			for end < len(data) {
+				c := data[end]
+				if c == '"' || c == '\\' || c < 0x20 {
+					break
+				}
+				end++
+			}
+			buf = append(buf, data[r.at:end]...)
+			r.at = end
 		}
 	}
 }
