@@ -72,11 +72,7 @@ fn sdk_spellings_through_the_typescript_package_agree_with_the_reference() {
 #[test]
 #[ignore = "full tier"]
 fn sdk_spellings_through_the_go_module_agree_with_the_reference() {
-    let lines = sdk_lines();
-    let outcomes = spec_tests::go::decode(&lines, false).unwrap_or_else(|error| panic!("{error}"));
-    let comparison = compare("go", &lines, &outcomes, none);
-    comparison.assert_no_line_differs(20);
-    comparison.assert_mutations_bite();
+    super::go::agrees_with_the_reference(&sdk_lines());
 }
 
 /// With msgspec, so the fast paths run; the round-trip script compares them
