@@ -7,8 +7,8 @@ msgspec's C decoder reads the line into the `msgspec.Struct` mirrors below
 `f32` as a double), and the converters `_c_*` build the public dataclasses
 from them. msgspec keeps the last of duplicate members and skips unknown
 ones, so `decode` re-encodes the mirrors, which write each member they read
-once (an optional member the line left out is `UNSET`, or the default the
-canonical encoder leaves out, and is not written): when that is the line
+once (an optional member the line left out is `UNSET`, never written; an
+empty list or a `null` the line had is written again): when that is the line
 itself, msgspec read it as the reference does. Otherwise `-0` (which msgspec
 reads as `0` or `0.0`) sends the line to the exact path (`_wire.py`), and the
 colons of the line, counting those spelled `\u003a`, must equal those of the
@@ -76,7 +76,7 @@ _OPEN_ErrorCode: dict[str, KnownErrorCode] = {member.value: member for member in
 _OPEN_FrameKind: dict[str, KnownFrameKind] = {member.value: member for member in KnownFrameKind}
 
 
-class _M_AttesterKey(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
+class _M_AttesterKey(msgspec.Struct, kw_only=True, gc=False):
     key_id: str
     algorithm: str
     public_key: str
@@ -90,7 +90,7 @@ def _c_AttesterKey(s: _M_AttesterKey) -> AttesterKey:
     return o
 
 
-class _M_Capabilities(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
+class _M_Capabilities(msgspec.Struct, kw_only=True, gc=False):
     query: _M_QueryCapability | msgspec.UnsetType = msgspec.UNSET
     correlation: bool | msgspec.UnsetType = msgspec.UNSET
     graph: bool | msgspec.UnsetType = msgspec.UNSET
@@ -112,7 +112,7 @@ def _c_Capabilities(s: _M_Capabilities) -> Capabilities:
     return o
 
 
-class _M_ContentRef(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
+class _M_ContentRef(msgspec.Struct, kw_only=True, gc=False):
     provider_id: str
     uri: str
     expires_at: str | None | msgspec.UnsetType = msgspec.UNSET
@@ -126,7 +126,7 @@ def _c_ContentRef(s: _M_ContentRef) -> ContentRef:
     return o
 
 
-class _M_ContextFrame(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
+class _M_ContextFrame(msgspec.Struct, kw_only=True, gc=False):
     id: str
     kind: str
     title: str
@@ -182,7 +182,7 @@ def _c_ContextFrame(s: _M_ContextFrame) -> ContextFrame:
     return o
 
 
-class _M_ContextQuery(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
+class _M_ContextQuery(msgspec.Struct, kw_only=True, gc=False):
     goal: str
     query_text: str | None | msgspec.UnsetType = msgspec.UNSET
     embedding: list[float] | None | msgspec.UnsetType = msgspec.UNSET
@@ -208,7 +208,7 @@ def _c_ContextQuery(s: _M_ContextQuery) -> ContextQuery:
     return o
 
 
-class _M_ContextQueryResult(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
+class _M_ContextQueryResult(msgspec.Struct, kw_only=True, gc=False):
     frames: list[_M_ContextFrame]
     truncated: bool
     dropped_estimate: typing.Annotated[int, msgspec.Meta(ge=0, le=4294967295)] | None | msgspec.UnsetType = msgspec.UNSET
@@ -226,7 +226,7 @@ def _c_ContextQueryResult(s: _M_ContextQueryResult) -> ContextQueryResult:
     return o
 
 
-class _M_DataFlow(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
+class _M_DataFlow(msgspec.Struct, kw_only=True, gc=False):
     reads: bool | msgspec.UnsetType = msgspec.UNSET
     writes: bool | msgspec.UnsetType = msgspec.UNSET
     egress: bool | msgspec.UnsetType = msgspec.UNSET
@@ -242,7 +242,7 @@ def _c_DataFlow(s: _M_DataFlow) -> DataFlow:
     return o
 
 
-class _M_FrameAttestation(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
+class _M_FrameAttestation(msgspec.Struct, kw_only=True, gc=False):
     frame: _M_FrameId
     attestation: _M_ProvenanceAttestation | None | msgspec.UnsetType = msgspec.UNSET
     inclusion_proof: _M_InclusionProof | None | msgspec.UnsetType = msgspec.UNSET
@@ -256,7 +256,7 @@ def _c_FrameAttestation(s: _M_FrameAttestation) -> FrameAttestation:
     return o
 
 
-class _M_FrameEmbedding(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
+class _M_FrameEmbedding(msgspec.Struct, kw_only=True, gc=False):
     fingerprint: str
     vector: list[float] | None | msgspec.UnsetType = msgspec.UNSET
 
@@ -268,7 +268,7 @@ def _c_FrameEmbedding(s: _M_FrameEmbedding) -> FrameEmbedding:
     return o
 
 
-class _M_FrameId(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
+class _M_FrameId(msgspec.Struct, kw_only=True, gc=False):
     provider_id: str
     frame_id: str
     content_digest: str | None | msgspec.UnsetType = msgspec.UNSET
@@ -282,7 +282,7 @@ def _c_FrameId(s: _M_FrameId) -> FrameId:
     return o
 
 
-class _M_FrameVerdictValid(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field="status", tag="valid"):
+class _M_FrameVerdictValid(msgspec.Struct, kw_only=True, gc=False, tag_field="status", tag="valid"):
     frame: _M_FrameId
 
 
@@ -292,7 +292,7 @@ def _c_FrameVerdictValid(s: _M_FrameVerdictValid) -> FrameVerdictValid:
     return o
 
 
-class _M_FrameVerdictStale(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field="status", tag="stale"):
+class _M_FrameVerdictStale(msgspec.Struct, kw_only=True, gc=False, tag_field="status", tag="stale"):
     frame: _M_FrameId
     replacement_digest: str | None | msgspec.UnsetType = msgspec.UNSET
 
@@ -304,7 +304,7 @@ def _c_FrameVerdictStale(s: _M_FrameVerdictStale) -> FrameVerdictStale:
     return o
 
 
-class _M_FrameVerdictGone(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field="status", tag="gone"):
+class _M_FrameVerdictGone(msgspec.Struct, kw_only=True, gc=False, tag_field="status", tag="gone"):
     frame: _M_FrameId
 
 
@@ -314,7 +314,7 @@ def _c_FrameVerdictGone(s: _M_FrameVerdictGone) -> FrameVerdictGone:
     return o
 
 
-class _M_FrameVerdictUnknown(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field="status", tag="unknown"):
+class _M_FrameVerdictUnknown(msgspec.Struct, kw_only=True, gc=False, tag_field="status", tag="unknown"):
     frame: _M_FrameId
 
 
@@ -324,7 +324,7 @@ def _c_FrameVerdictUnknown(s: _M_FrameVerdictUnknown) -> FrameVerdictUnknown:
     return o
 
 
-class _M_InclusionProof(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
+class _M_InclusionProof(msgspec.Struct, kw_only=True, gc=False):
     leaf_index: typing.Annotated[int, msgspec.Meta(ge=0)]
     leaf_count: typing.Annotated[int, msgspec.Meta(ge=0)]
     path: list[_M_InclusionStep]
@@ -338,7 +338,7 @@ def _c_InclusionProof(s: _M_InclusionProof) -> InclusionProof:
     return o
 
 
-class _M_InclusionStep(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
+class _M_InclusionStep(msgspec.Struct, kw_only=True, gc=False):
     sibling: str
     sibling_is_left: bool
 
@@ -350,7 +350,7 @@ def _c_InclusionStep(s: _M_InclusionStep) -> InclusionStep:
     return o
 
 
-class _M_Provenance(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
+class _M_Provenance(msgspec.Struct, kw_only=True, gc=False):
     type: str
     uri: str | None | msgspec.UnsetType = msgspec.UNSET
     range: str | None | msgspec.UnsetType = msgspec.UNSET
@@ -370,7 +370,7 @@ def _c_Provenance(s: _M_Provenance) -> Provenance:
     return o
 
 
-class _M_ProvenanceAttestation(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
+class _M_ProvenanceAttestation(msgspec.Struct, kw_only=True, gc=False):
     signed_commitment: str
     key_id: str
     algorithm: str
@@ -390,7 +390,7 @@ def _c_ProvenanceAttestation(s: _M_ProvenanceAttestation) -> ProvenanceAttestati
     return o
 
 
-class _M_ProviderInfo(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
+class _M_ProviderInfo(msgspec.Struct, kw_only=True, gc=False):
     name: str
     version: str
     data_flow: _M_DataFlow
@@ -404,7 +404,7 @@ def _c_ProviderInfo(s: _M_ProviderInfo) -> ProviderInfo:
     return o
 
 
-class _M_QueryCapability(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
+class _M_QueryCapability(msgspec.Struct, kw_only=True, gc=False):
     kinds: list[str] | msgspec.UnsetType = msgspec.UNSET
 
 
@@ -414,7 +414,7 @@ def _c_QueryCapability(s: _M_QueryCapability) -> QueryCapability:
     return o
 
 
-class _M_Relation(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
+class _M_Relation(msgspec.Struct, kw_only=True, gc=False):
     rel: str
     target_uri: str
     display_name: str | None | msgspec.UnsetType = msgspec.UNSET
@@ -428,7 +428,7 @@ def _c_Relation(s: _M_Relation) -> Relation:
     return o
 
 
-class _M_Transform(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
+class _M_Transform(msgspec.Struct, kw_only=True, gc=False):
     method: str
     implementation: str
     version: str
@@ -442,7 +442,7 @@ def _c_Transform(s: _M_Transform) -> Transform:
     return o
 
 
-class _M_VerifyRequest(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
+class _M_VerifyRequest(msgspec.Struct, kw_only=True, gc=False):
     frames: list[_M_FrameId] | msgspec.UnsetType = msgspec.UNSET
 
 
@@ -452,7 +452,7 @@ def _c_VerifyRequest(s: _M_VerifyRequest) -> VerifyRequest:
     return o
 
 
-class _M_VerifyResponse(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True):
+class _M_VerifyResponse(msgspec.Struct, kw_only=True, gc=False):
     verdicts: list[_U_FrameVerdict] | msgspec.UnsetType = msgspec.UNSET
 
 
@@ -462,7 +462,7 @@ def _c_VerifyResponse(s: _M_VerifyResponse) -> VerifyResponse:
     return o
 
 
-class _M_Handshake(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field="type", tag="handshake"):
+class _M_Handshake(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag="handshake"):
     protocol_version: str
 
 
@@ -472,7 +472,7 @@ def _c_Handshake(s: _M_Handshake) -> Handshake:
     return o
 
 
-class _M_HandshakeAck(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field="type", tag="handshake_ack"):
+class _M_HandshakeAck(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag="handshake_ack"):
     protocol_version: str
     provider: _M_ProviderInfo
     capabilities: _M_Capabilities
@@ -488,7 +488,7 @@ def _c_HandshakeAck(s: _M_HandshakeAck) -> HandshakeAck:
     return o
 
 
-class _M_Query(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field="type", tag="query"):
+class _M_Query(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag="query"):
     id: str | None | msgspec.UnsetType = msgspec.UNSET
     query: _M_ContextQuery
 
@@ -500,7 +500,7 @@ def _c_Query(s: _M_Query) -> Query:
     return o
 
 
-class _M_Frames(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field="type", tag="frames"):
+class _M_Frames(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag="frames"):
     id: str | None | msgspec.UnsetType = msgspec.UNSET
     result: _M_ContextQueryResult
 
@@ -512,7 +512,7 @@ def _c_Frames(s: _M_Frames) -> Frames:
     return o
 
 
-class _M_Verify(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field="type", tag="verify"):
+class _M_Verify(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag="verify"):
     request: _M_VerifyRequest
 
 
@@ -522,7 +522,7 @@ def _c_Verify(s: _M_Verify) -> Verify:
     return o
 
 
-class _M_Verified(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field="type", tag="verified"):
+class _M_Verified(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag="verified"):
     response: _M_VerifyResponse
 
 
@@ -532,7 +532,7 @@ def _c_Verified(s: _M_Verified) -> Verified:
     return o
 
 
-class _M_Shutdown(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field="type", tag="shutdown"):
+class _M_Shutdown(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag="shutdown"):
     pass
 
 
@@ -541,7 +541,7 @@ def _c_Shutdown(s: _M_Shutdown) -> Shutdown:
     return o
 
 
-class _M_Error(msgspec.Struct, kw_only=True, gc=False, omit_defaults=True, tag_field="type", tag="error"):
+class _M_Error(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag="error"):
     id: str | None | msgspec.UnsetType = msgspec.UNSET
     code: str | None | msgspec.UnsetType = msgspec.UNSET
     message: str

@@ -185,9 +185,10 @@ impl Builder<'_> {
     /// `class _M_<name>`, the class's `msgspec.Struct` mirror, and
     /// `_c_<name>`, its converter to the dataclass.
     fn write_mirror(&self, out: &mut String, plan: &ClassPlan) -> Result<(), Diagnostic> {
-        // `omit_defaults`: msgspec's encoding of a mirror writes the
-        // members the line had (see `decode`).
-        let mut options = String::from("kw_only=True, gc=False, omit_defaults=True");
+        // Every optional field defaults to `UNSET`, which msgspec never
+        // writes: the encoding of a mirror writes the members the line had
+        // (see `decode`).
+        let mut options = String::from("kw_only=True, gc=False");
         if let Some((tag, value, _)) = &plan.tag {
             write!(
                 options,

@@ -7,8 +7,8 @@ msgspec's C decoder reads the line into the `msgspec.Struct` mirrors below
 `f32` as a double), and the converters `_c_*` build the public dataclasses
 from them. msgspec keeps the last of duplicate members and skips unknown
 ones, so `decode` re-encodes the mirrors, which write each member they read
-once (an optional member the line left out is `UNSET`, or the default the
-canonical encoder leaves out, and is not written): when that is the line
+once (an optional member the line left out is `UNSET`, never written; an
+empty list or a `null` the line had is written again): when that is the line
 itself, msgspec read it as the reference does. Otherwise `-0` (which msgspec
 reads as `0` or `0.0`) sends the line to the exact path (`_wire.py`), and the
 colons of the line, counting those spelled `\u003a`, must equal those of the
