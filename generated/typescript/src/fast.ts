@@ -11,8 +11,9 @@
 //   types do not name is a miss), whitespace where JSON allows it;
 // - strings by finding their closing quote, and taking the text between as it
 //   is where no backslash lies before it; a string with escapes is built of
-//   the runs between them and what each escape stands for, and one holding an
-//   escaped lone surrogate is a miss;
+//   the runs between them and what each escape stands for, or, where they
+//   come densely, read by `JSON.parse`; one holding an escaped lone surrogate
+//   is a miss;
 // - numbers as spelled: an integer member takes an integer spelling of at most
 //   15 digits (which a double holds exactly) and nothing else; a float member
 //   takes any JSON number, read by `Number` as the exact path reads it;
@@ -228,14 +229,26 @@ function hex4(from: number): number {
   return value;
 }
 
+/** How many escapes `escaped` reads as runs before it weighs how dense they
+ * are. */
+const DENSE_AFTER = 8;
+
+/** The most characters a string may take for its first {@link DENSE_AFTER}
+ * escapes to be dense: about where `JSON.parse` of the whole string (some
+ * 2 ns a character) gets cheaper than the runs (some 70 ns an escape). */
+const DENSE_SPAN = 256;
+
 /** A string holding an escape (the first at `escapeAt`), from `start`
  * (after its opening quote), `quote` the first quote after it: its plain runs
  * as they are, each escape as what it stands for; an escaped lone surrogate
- * is a miss. */
+ * is a miss. A string whose escapes come densely (Python's `\uXXXX` for
+ * every non-ASCII character) is handed to {@link parsed} once its first
+ * escapes show it. */
 function escaped(start: number, quote: number): string {
   let value = "";
   let from = start;
   let slash = escapeAt;
+  let count = 0;
   for (;;) {
     if (quote < from) quote = text.indexOf('"', from);
     if (quote < 0) throw MISS;
@@ -243,6 +256,8 @@ function escaped(start: number, quote: number): string {
     if (controls && CONTROL.test(text.slice(from, end))) throw MISS;
     value += text.slice(from, end);
     if (end === quote) break;
+    count += 1;
+    if (count === DENSE_AFTER && slash - start < DENSE_SPAN) return parsed(start, slash);
     const code = text.charCodeAt(slash + 1);
     if (code === 0x75) {
       const unit = hex4(slash + 2);
@@ -269,6 +284,40 @@ function escaped(start: number, quote: number): string {
   at = quote + 1;
   escapeAt = slash;
   return value;
+}
+
+/** The string that opens before `start` and holds escapes, read by
+ * `JSON.parse` of its text; `from` is where an escape starts, no later than
+ * its closing quote. `JSON.parse` decodes escapes as the exact path does and
+ * refuses a control character or a bad escape (a miss here); an escaped lone
+ * surrogate, which it takes, is a miss (a raw one `begin` has refused). */
+function parsed(start: number, from: number): string {
+  const quote = closingQuote(from);
+  let value: string;
+  try {
+    value = JSON.parse(text.slice(start - 1, quote + 1)) as string;
+  } catch {
+    throw MISS;
+  }
+  if (!value.isWellFormed()) throw MISS;
+  at = quote + 1;
+  escapeAt = text.indexOf("\\", at);
+  if (escapeAt < 0) escapeAt = text.length;
+  return value;
+}
+
+/** The index of the quote that closes the string read at `from` (where no
+ * escape is under way): the first quote not escaped, that is, after an even
+ * run of backslashes. */
+function closingQuote(from: number): number {
+  let quote = text.indexOf('"', from);
+  for (;;) {
+    if (quote < 0) throw MISS;
+    let run = quote;
+    while (run > from && text.charCodeAt(run - 1) === 0x5c) run -= 1;
+    if ((quote - run) % 2 === 0) return quote;
+    quote = text.indexOf('"', quote + 1);
+  }
 }
 
 /** A string of `min..=max` characters (code points). */
@@ -414,7 +463,8 @@ export function f32(min: number, minExclusive: boolean, max: number, maxExclusiv
 /** The value of the member `tag` of the object that comes next, a string,
  * read without moving on; a miss where the object has no such member, or
  * holds it other than as a plain string. Where the tag is not the first
- * member, the members before it are skipped over. */
+ * member (SDKs write members in any order), the members before it are
+ * skipped over without decoding their strings: they are read after. */
 export function peekTag(tag: string): string {
   const from = at;
   const escapeFrom = escapeAt;
@@ -422,7 +472,13 @@ export function peekTag(tag: string): string {
   let found: string | undefined;
   if (!closes(0x7d)) {
     do {
-      if (key() === tag) {
+      if (next() !== 0x22) throw MISS;
+      const start = at + 1;
+      if (skipName() - start === tag.length && text.startsWith(tag, start)) {
+        if (escapeAt < at) {
+          escapeAt = text.indexOf("\\", at);
+          if (escapeAt < 0) escapeAt = text.length;
+        }
         found = str();
         break;
       }
@@ -435,18 +491,35 @@ export function peekTag(tag: string): string {
   return found;
 }
 
+/** Skips a member's name, any spelling, and the colon after it; gives the
+ * index of the name's closing quote. */
+function skipName(): number {
+  if (next() !== 0x22) throw MISS;
+  const close = closingQuote(at + 1);
+  at = close + 1;
+  if (next() !== 0x3a) throw MISS;
+  at += 1;
+  return close;
+}
+
+/** Skips the string at `at` (its opening quote), escapes and all, without
+ * decoding it: what it holds is read when the value is. */
+function skipString(): void {
+  at = closingQuote(at + 1) + 1;
+}
+
 /** Skips one value of any kind, at most 127 levels deep. */
 function skipValue(depth: number): void {
   const code = next();
   if (code === 0x22) {
-    str();
+    skipString();
   } else if (code === 0x7b || code === 0x5b) {
     if (depth > 127) throw MISS;
     const close = code + 2;
     at += 1;
     if (closes(close)) return;
     do {
-      if (close === 0x7d) key();
+      if (close === 0x7d) skipName();
       skipValue(depth + 1);
     } while (more(close));
   } else if (code === 0x74 || code === 0x66) {
