@@ -5,8 +5,8 @@
 // The fast path: a read and an encode function per type (see fast.ts).
 
 import {
-  ABSENT, MISS, begin, bigInt, bool, closes, exactly, f32, finish, int, isNull, member, miss, more,
-  nul, num, oneOf, open, peekTag, record, release, str, strLength, writeBigInt, writeBool, writeF32,
+  ABSENT, MISS, bigInt, bool, closes, exactly, f32, int, isNull, member, miss, more, nul, num,
+  oneOf, open, peekTag, readLine, record, str, strLength, writeBigInt, writeBool, writeF32,
   writeInt, writeList, writeNum, writeOneOf, writeStr,
 } from "./fast.js";
 import { encodeAny, sameValue } from "./exact.js";
@@ -2528,14 +2528,7 @@ function encodeEnvelope(value: unknown): string {
 /** The envelope of the line `text` (its trailing whitespace gone), or
  * `MISS` where the exact path must decide. */
 export function decodeFast(text: string): unknown {
-  begin(text);
-  try {
-    const envelope = readEnvelope();
-    finish();
-    return envelope;
-  } finally {
-    release();
-  }
+  return readLine(text, readEnvelope);
 }
 
 /** The canonical text of `envelope` (without the newline), or `MISS`
@@ -2546,7 +2539,7 @@ export function encodeFast(envelope: unknown): string {
 
 // Helpers a schema need not use.
 void [
-  ABSENT, MISS, begin, bigInt, bool, closes, exactly, f32, finish, int, isNull, member, miss, more,
-  nul, num, oneOf, open, peekTag, record, release, str, strLength, writeBigInt, writeBool, writeF32,
+  ABSENT, MISS, bigInt, bool, closes, exactly, f32, int, isNull, member, miss, more, nul, num,
+  oneOf, open, peekTag, readLine, record, str, strLength, writeBigInt, writeBool, writeF32,
   writeInt, writeList, writeNum, writeOneOf, writeStr, encodeAny, sameValue,
 ];

@@ -18,8 +18,11 @@
 //   15 digits (which a double holds exactly) and nothing else; a float member
 //   takes any JSON number, read by `Number` as the exact path reads it;
 // - control characters and lone surrogates: one scan of the line looks for
-//   both; a lone surrogate is a miss, and a line holding a control character
-//   (JSON whitespace outside strings, say) has each string checked for one;
+//   both, but for the strings `JSON.parse` reads, which it checks itself:
+//   the text before, between and after them is scanned as the line is read.
+//   A lone surrogate is a miss; a line holding a control character (JSON
+//   whitespace outside strings, say) is read again, each string checked for
+//   one;
 // - nesting only as deep as the types nest, which codegen checks is within
 //   the reference's limit.
 
@@ -43,8 +46,18 @@ let at = 0;
 /** The first backslash at or after `at`, or the line's length: a string
  * that closes before it holds no escape. */
 let escapeAt = 0;
-/** Whether the line holds a control character, which a string may not. */
+/** Whether the line holds a control character, which a string may not:
+ * known when the line is read again (see `readLine`). */
 let controls = false;
+/** Where the text not yet scanned for control characters and lone
+ * surrogates starts: what lies before it is scanned or was read by
+ * `JSON.parse` (see `parsed`). */
+let unscanned = 0;
+
+/** Thrown where a line read without checking its strings one by one for
+ * control characters turns out to hold one: the line is read again, checking
+ * them. */
+const AGAIN = new Miss();
 
 /** A control character, which JSON allows only escaped in a string. */
 const CONTROL = /[\u0000-\u001f]/;
@@ -67,28 +80,55 @@ const CLEAN =
 /** The value a member holds before it is read. */
 export const ABSENT: unique symbol = Symbol("absent");
 
-/** Starts reading `line`; a miss where it holds a lone surrogate. */
-export function begin(line: string): void {
-  controls = false;
-  if (!CLEAN.test(line)) {
+/** The value `read` reads from `line`, which nothing but whitespace may
+ * follow. The line is first read with its text scanned for control
+ * characters and lone surrogates piece by piece (see `unscanned`), all but
+ * the strings `JSON.parse` reads; where a piece holds one, the line is read
+ * again as a whole was scanned before: a lone surrogate is a miss, and where
+ * the line holds a control character each string is checked for one. The
+ * line is let go of, read or missed, so that it is not kept alive. */
+export function readLine(line: string, read: () => unknown): unknown {
+  try {
+    try {
+      begin(line);
+      unscanned = 0;
+      controls = false;
+      return finish(read());
+    } catch (error) {
+      if (error !== AGAIN) throw error;
+    }
+    begin(line);
+    unscanned = line.length;
     if (SURROGATE.test(line) && !WELL_FORMED.test(line)) throw MISS;
     controls = CONTROL.test(line);
+    return finish(read());
+  } finally {
+    text = "";
   }
+}
+
+function begin(line: string): void {
   text = line;
   at = 0;
   escapeAt = line.indexOf("\\");
   if (escapeAt < 0) escapeAt = line.length;
 }
 
-/** Ends the line: nothing but whitespace may follow the envelope. */
-export function finish(): void {
+/** Ends the line, which held `value`: nothing but whitespace may follow the
+ * envelope. */
+function finish(value: unknown): unknown {
   skipSpace();
   if (at !== text.length) throw MISS;
+  scanTo(at);
+  return value;
 }
 
-/** Lets go of the line, read or missed, so that it is not kept alive. */
-export function release(): void {
-  text = "";
+/** Scans the text from `unscanned` to `end` (unless it was); where it holds
+ * a control character or a lone surrogate, the line is read again. */
+function scanTo(end: number): void {
+  if (end <= unscanned) return;
+  const piece = unscanned === 0 && end === text.length ? text : text.slice(unscanned, end);
+  if (!CLEAN.test(piece)) throw AGAIN;
 }
 
 function skipSpace(): void {
@@ -130,28 +170,11 @@ export function more(close: number): boolean {
   throw MISS;
 }
 
-/** Where the member name that comes next closes (the index of its closing
- * quote). A name with an escape is a miss: the types' names need none. */
-function nameEnd(): number {
-  if (text.charCodeAt(at) !== 0x22 && next() !== 0x22) throw MISS;
-  const close = text.indexOf('"', at + 1);
-  if (close < 0 || close > escapeAt) throw MISS;
-  return close;
-}
-
 /** Reads the colon after a member name that closes at `close`. */
 function colonAfter(close: number): void {
   at = close + 1;
   if (text.charCodeAt(at) !== 0x3a && next() !== 0x3a) throw MISS;
   at += 1;
-}
-
-/** Reads a member's name and the colon after it. */
-export function key(): string {
-  const close = nameEnd();
-  const name = text.slice(at + 1, close);
-  colonAfter(close);
-  return name;
 }
 
 /** Reads a member's name, which must be one of `names`, and the colon
@@ -300,6 +323,11 @@ function parsed(start: number, from: number): string {
     throw MISS;
   }
   if (!value.isWellFormed()) throw MISS;
+  if (unscanned < text.length) {
+    // The string's text is checked: scan what lies before it, from there on.
+    scanTo(start - 1);
+    unscanned = quote + 1;
+  }
   at = quote + 1;
   escapeAt = text.indexOf("\\", at);
   if (escapeAt < 0) escapeAt = text.length;
