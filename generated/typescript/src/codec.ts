@@ -1187,6 +1187,7 @@ function readBranch44(): unknown {
   const out: Record<string, unknown> = {};
   if (v0 === ABSENT) throw MISS;
   out["frame"] = v0;
+  if (v1 === ABSENT) throw MISS;
   out["status"] = "valid";
   return out;
 }
@@ -1220,6 +1221,7 @@ function readBranch45(): unknown {
   const out: Record<string, unknown> = {};
   if (v0 === ABSENT) throw MISS;
   out["frame"] = v0;
+  if (v1 === ABSENT) throw MISS;
   out["status"] = "stale";
   if (v2 !== ABSENT) if (v2 !== null) out["replacement_digest"] = v2;
   return out;
@@ -1250,6 +1252,7 @@ function readBranch46(): unknown {
   const out: Record<string, unknown> = {};
   if (v0 === ABSENT) throw MISS;
   out["frame"] = v0;
+  if (v1 === ABSENT) throw MISS;
   out["status"] = "gone";
   return out;
 }
@@ -1279,6 +1282,7 @@ function readBranch47(): unknown {
   const out: Record<string, unknown> = {};
   if (v0 === ABSENT) throw MISS;
   out["frame"] = v0;
+  if (v1 === ABSENT) throw MISS;
   out["status"] = "unknown";
   return out;
 }
@@ -2116,6 +2120,7 @@ function readBranch82(): unknown {
     } while (more(0x7d));
   }
   const out: Record<string, unknown> = {};
+  if (v0 === ABSENT) throw MISS;
   out["type"] = "handshake";
   if (v1 === ABSENT) throw MISS;
   out["protocol_version"] = v1;
@@ -2167,6 +2172,7 @@ function readBranch83(): unknown {
     } while (more(0x7d));
   }
   const out: Record<string, unknown> = {};
+  if (v0 === ABSENT) throw MISS;
   out["type"] = "handshake_ack";
   if (v1 === ABSENT) throw MISS;
   out["protocol_version"] = v1;
@@ -2206,6 +2212,7 @@ function readBranch85(): unknown {
     } while (more(0x7d));
   }
   const out: Record<string, unknown> = {};
+  if (v0 === ABSENT) throw MISS;
   out["type"] = "query";
   if (v1 !== ABSENT) if (v1 !== null) out["id"] = v1;
   if (v2 === ABSENT) throw MISS;
@@ -2240,6 +2247,7 @@ function readBranch86(): unknown {
     } while (more(0x7d));
   }
   const out: Record<string, unknown> = {};
+  if (v0 === ABSENT) throw MISS;
   out["type"] = "frames";
   if (v1 !== ABSENT) if (v1 !== null) out["id"] = v1;
   if (v2 === ABSENT) throw MISS;
@@ -2270,6 +2278,7 @@ function readBranch87(): unknown {
     } while (more(0x7d));
   }
   const out: Record<string, unknown> = {};
+  if (v0 === ABSENT) throw MISS;
   out["type"] = "verify";
   if (v1 === ABSENT) throw MISS;
   out["request"] = v1;
@@ -2299,6 +2308,7 @@ function readBranch88(): unknown {
     } while (more(0x7d));
   }
   const out: Record<string, unknown> = {};
+  if (v0 === ABSENT) throw MISS;
   out["type"] = "verified";
   if (v1 === ABSENT) throw MISS;
   out["response"] = v1;
@@ -2324,6 +2334,7 @@ function readBranch89(): unknown {
     } while (more(0x7d));
   }
   const out: Record<string, unknown> = {};
+  if (v0 === ABSENT) throw MISS;
   out["type"] = "shutdown";
   return out;
 }
@@ -2359,6 +2370,7 @@ function readBranch90(): unknown {
     } while (more(0x7d));
   }
   const out: Record<string, unknown> = {};
+  if (v0 === ABSENT) throw MISS;
   out["type"] = "error";
   if (v1 !== ABSENT) if (v1 !== null) out["id"] = v1;
   if (v2 !== ABSENT) if (v2 !== null) out["code"] = v2;

@@ -489,17 +489,26 @@ export function f32(min: number, minExclusive: boolean, max: number, maxExclusiv
 }
 
 /** The value of the member `tag` of the object that comes next, a string,
- * read without moving on; a miss where the object has no such member, or
- * holds it other than as a plain string. Where the tag is not the first
- * member (SDKs write members in any order), the members before it are
- * skipped over without decoding their strings: they are read after. */
+ * read without moving on: which branch of a union to read, a guess that the
+ * branch's reader checks (it reads the tag again). A miss where the object
+ * has no such member, or holds it other than as a plain string. Where the tag
+ * is not the first member (SDKs write members in any order), it is looked
+ * for as the line's last member (Python's and Go's SDKs sort members by
+ * name), then after the members before it, skipped over without decoding
+ * their strings. */
 export function peekTag(tag: string): string {
   const from = at;
   const escapeFrom = escapeAt;
   open(0x7b);
   let found: string | undefined;
   if (!closes(0x7d)) {
+    let skipped = 0;
     do {
+      // The top level's object (at the line's start) ends where the line does.
+      if (skipped === 1 && from === 0) {
+        found = lastTag(tag);
+        if (found !== undefined) break;
+      }
       if (next() !== 0x22) throw MISS;
       const start = at + 1;
       if (skipName() - start === tag.length && text.startsWith(tag, start)) {
@@ -511,12 +520,43 @@ export function peekTag(tag: string): string {
         break;
       }
       skipValue(1);
+      skipped += 1;
     } while (more(0x7d));
   }
   at = from;
   escapeAt = escapeFrom;
   if (found === undefined) throw MISS;
   return found;
+}
+
+/** The value of the last member of the line's object where that member is
+ * `tag` and its value a string without escapes, read back from the line's
+ * end; `undefined` otherwise. In a line of JSON the quote before the closing
+ * brace closes the last member's value, the quote before it opens it where a
+ * colon precedes it (a quote in a string is escaped), and the name before the
+ * colon is `tag` where a comma or the opening brace precedes it. */
+function lastTag(tag: string): string | undefined {
+  const brace = spaceBefore(text.length);
+  const close = spaceBefore(brace);
+  if (text.charCodeAt(brace) !== 0x7d || text.charCodeAt(close) !== 0x22) return undefined;
+  const open = text.lastIndexOf('"', close - 1);
+  const colon = spaceBefore(open);
+  if (open < 0 || text.charCodeAt(colon) !== 0x3a) return undefined;
+  const name = spaceBefore(colon) - tag.length - 1;
+  const before = text.charCodeAt(spaceBefore(name));
+  if (text.charCodeAt(name) !== 0x22 || text.charCodeAt(name + tag.length + 1) !== 0x22) return undefined;
+  if ((before !== 0x2c && before !== 0x7b) || !text.startsWith(tag, name + 1)) return undefined;
+  const value = text.slice(open + 1, close);
+  return value.indexOf("\\") < 0 ? value : undefined;
+}
+
+/** The index of the last character before `end` that is not whitespace
+ * (-1 where there is none). */
+function spaceBefore(end: number): number {
+  let i = end - 1;
+  let code = text.charCodeAt(i);
+  while (code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d) code = text.charCodeAt(--i);
+  return i;
 }
 
 /** Skips a member's name, any spelling, and the colon after it; gives the
