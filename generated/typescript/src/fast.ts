@@ -280,7 +280,7 @@ function escaped(start: number, quote: number): string {
     value += text.slice(from, end);
     if (end === quote) break;
     count += 1;
-    if (count === DENSE_AFTER && slash - start < DENSE_SPAN) return parsed(start, slash);
+    if (count === DENSE_AFTER && slash - start < DENSE_SPAN) return parsed(start, slash, quote);
     const code = text.charCodeAt(slash + 1);
     if (code === 0x75) {
       const unit = hex4(slash + 2);
@@ -311,11 +311,12 @@ function escaped(start: number, quote: number): string {
 
 /** The string that opens before `start` and holds escapes, read by
  * `JSON.parse` of its text; `from` is where an escape starts, no later than
- * its closing quote. `JSON.parse` decodes escapes as the exact path does and
- * refuses a control character or a bad escape (a miss here); an escaped lone
- * surrogate, which it takes, is a miss (a raw one `begin` has refused). */
-function parsed(start: number, from: number): string {
-  const quote = closingQuote(from);
+ * its closing quote, `quote` the first quote after it. `JSON.parse` decodes
+ * escapes as the exact path does and refuses a control character or a bad
+ * escape (a miss here); a lone surrogate, raw or escaped, which it takes, is
+ * a miss. */
+function parsed(start: number, from: number, first: number): string {
+  const quote = closingQuote(from, first);
   let value: string;
   try {
     value = JSON.parse(text.slice(start - 1, quote + 1)) as string;
@@ -335,10 +336,10 @@ function parsed(start: number, from: number): string {
 }
 
 /** The index of the quote that closes the string read at `from` (where no
- * escape is under way): the first quote not escaped, that is, after an even
- * run of backslashes. */
-function closingQuote(from: number): number {
-  let quote = text.indexOf('"', from);
+ * escape is under way), `first` the first quote at or after `from`: the first
+ * quote not escaped, that is, after an even run of backslashes. */
+function closingQuote(from: number, first: number): number {
+  let quote = first;
   for (;;) {
     if (quote < 0) throw MISS;
     let run = quote;
@@ -563,7 +564,7 @@ function spaceBefore(end: number): number {
  * index of the name's closing quote. */
 function skipName(): number {
   if (next() !== 0x22) throw MISS;
-  const close = closingQuote(at + 1);
+  const close = closingQuote(at + 1, text.indexOf('"', at + 1));
   at = close + 1;
   if (next() !== 0x3a) throw MISS;
   at += 1;
@@ -573,7 +574,7 @@ function skipName(): number {
 /** Skips the string at `at` (its opening quote), escapes and all, without
  * decoding it: what it holds is read when the value is. */
 function skipString(): void {
-  at = closingQuote(at + 1) + 1;
+  at = closingQuote(at + 1, text.indexOf('"', at + 1)) + 1;
 }
 
 /** Skips one value of any kind, at most 127 levels deep. */
