@@ -178,23 +178,35 @@ function colonAfter(close: number): void {
 }
 
 /** Reads a member's name, which must be one of `names`, and the colon
- * after it; gives the name's index. The names are tried from `from`, the one
- * after the last member read (canonical text writes members in their declared
- * order, some left out), then from the first. A name is tried only where the
- * text holds a quote just after a name of its length, and then the text
- * before that quote is sliced and compared with it: equal, it is the member's
- * whole name, and unescaped (no name of the types holds a quote or a
- * backslash). Faster than finding the closing quote first (the dense
- * transcript's decoding 12.4 → 12.1 ms), and than `startsWith` or comparing
- * character by character, written out per name or not. */
+ * after it; gives the name's index. The name at `from`, the one after the
+ * last member read, is tried first (canonical text writes members in their
+ * declared order, some left out): only where the text holds a quote just
+ * after a name of its length, and then the text before that quote is sliced
+ * and compared with it. Equal, it is the member's whole name, and unescaped
+ * (no name of the types holds a quote or a backslash). That is faster than
+ * finding the closing quote first (the dense transcript's decoding 12.4 →
+ * 12.1 ms), and than `startsWith` or comparing character by character. Where
+ * it is not that name (SDKs write members in other orders), the closing quote
+ * is found and the names of the length it gives are compared, from the next
+ * one on (SDK-style decoding some 5 % faster than trying each name's length
+ * at the text). */
 export function member(names: readonly string[], from: number): number {
   if (text.charCodeAt(at) !== 0x22 && next() !== 0x22) throw MISS;
   const start = at + 1;
-  for (let tried = 0, i = from; tried < names.length; tried += 1, i += 1) {
-    if (i === names.length) i = 0;
-    const name = names[i]!;
-    const close = start + name.length;
-    if (text.charCodeAt(close) === 0x22 && text.slice(start, close) === name) {
+  const count = names.length;
+  if (count === 0) throw MISS;
+  let i = from === count ? 0 : from;
+  let name = names[i]!;
+  if (text.charCodeAt(start + name.length) === 0x22 && text.slice(start, start + name.length) === name) {
+    colonAfter(start + name.length);
+    return i;
+  }
+  const close = text.indexOf('"', start);
+  const length = close - start;
+  for (let tried = 1; tried < count; tried += 1) {
+    i = i + 1 === count ? 0 : i + 1;
+    name = names[i]!;
+    if (name.length === length && text.slice(start, close) === name) {
       colonAfter(close);
       return i;
     }
