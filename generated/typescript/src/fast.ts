@@ -230,7 +230,7 @@ export function str(): string {
   const start = at + 1;
   const close = text.indexOf('"', start);
   if (close < 0) throw MISS;
-  if (close > escapeAt) return escaped(start, close);
+  if (close > escapeAt) return dense(start) ? parsed(start, close) : escaped(start, close);
   at = close + 1;
   const value = text.slice(start, close);
   if (controls && CONTROL.test(value)) throw MISS;
@@ -264,8 +264,8 @@ function hex4(from: number): number {
   return value;
 }
 
-/** How many escapes `escaped` reads as runs before it weighs how dense they
- * are. */
+/** How many escapes a string's first {@link DENSE_SPAN} characters hold
+ * where they are dense. */
 const DENSE_AFTER = 8;
 
 /** The most characters a string may take for its first {@link DENSE_AFTER}
@@ -273,17 +273,31 @@ const DENSE_AFTER = 8;
  * 2 ns a character) gets cheaper than the runs (some 70 ns an escape). */
 const DENSE_SPAN = 256;
 
+/** Whether the string from `start`, whose first escape is at `escapeAt`,
+ * holds its escapes densely: {@link DENSE_AFTER} backslashes in its first
+ * {@link DENSE_SPAN} characters (an escaped backslash counted once; those of
+ * the text after a short string too, which only makes `JSON.parse` read it).
+ * Weighed before the string is read, not while it is (which slowed every
+ * escape of canonical prose). */
+function dense(start: number): boolean {
+  const end = start + DENSE_SPAN;
+  let slash = escapeAt;
+  for (let count = 1; count < DENSE_AFTER; count += 1) {
+    slash = text.indexOf("\\", slash + 2);
+    if (slash < 0 || slash >= end) return false;
+  }
+  return true;
+}
+
 /** A string holding an escape (the first at `escapeAt`), from `start`
  * (after its opening quote), `quote` the first quote after it: its plain runs
  * as they are, each escape as what it stands for; an escaped lone surrogate
- * is a miss. A string whose escapes come densely (Python's `\uXXXX` for
- * every non-ASCII character) is handed to {@link parsed} once its first
- * escapes show it. */
+ * is a miss. (A string whose escapes come densely, as Python's `\uXXXX` for
+ * every non-ASCII character, is read by {@link parsed} instead.) */
 function escaped(start: number, quote: number): string {
   let value = "";
   let from = start;
   let slash = escapeAt;
-  let count = 0;
   for (;;) {
     if (quote < from) quote = text.indexOf('"', from);
     if (quote < 0) throw MISS;
@@ -291,8 +305,6 @@ function escaped(start: number, quote: number): string {
     if (controls && CONTROL.test(text.slice(from, end))) throw MISS;
     value += text.slice(from, end);
     if (end === quote) break;
-    count += 1;
-    if (count === DENSE_AFTER && slash - start < DENSE_SPAN) return parsed(start, slash, quote);
     const code = text.charCodeAt(slash + 1);
     if (code === 0x75) {
       const unit = hex4(slash + 2);
@@ -322,13 +334,13 @@ function escaped(start: number, quote: number): string {
 }
 
 /** The string that opens before `start` and holds escapes, read by
- * `JSON.parse` of its text; `from` is where an escape starts, no later than
- * its closing quote, `quote` the first quote after it. `JSON.parse` decodes
+ * `JSON.parse` of its text; `first` is the first quote after `start`.
+ * `JSON.parse` decodes
  * escapes as the exact path does and refuses a control character or a bad
  * escape (a miss here); a lone surrogate, raw or escaped, which it takes, is
  * a miss. */
-function parsed(start: number, from: number, first: number): string {
-  const quote = closingQuote(from, first);
+function parsed(start: number, first: number): string {
+  const quote = closingQuote(start, first);
   let value: string;
   try {
     value = JSON.parse(text.slice(start - 1, quote + 1)) as string;
