@@ -82,17 +82,25 @@ export const ABSENT: unique symbol = Symbol("absent");
 
 /** The value `read` reads from `line`, which nothing but whitespace may
  * follow. The line is first read with its text scanned for control
- * characters and lone surrogates piece by piece (see `unscanned`), all but
- * the strings `JSON.parse` reads; where a piece holds one, the line is read
- * again as a whole was scanned before: a lone surrogate is a miss, and where
- * the line holds a control character each string is checked for one. The
- * line is let go of, read or missed, so that it is not kept alive. */
+ * characters and lone surrogates: as a whole before it is read, or, where its
+ * first escapes come densely (see `dense`), piece by piece as it is read (see
+ * `unscanned`), all but the strings `JSON.parse` reads. (Scanning a line of
+ * canonical prose before reading it is some 2 % faster than after.) Where the
+ * text holds one, the line is read again as a whole was scanned before: a
+ * lone surrogate is a miss, and where the line holds a control character each
+ * string is checked for one. The line is let go of, read or missed, so that
+ * it is not kept alive. */
 export function readLine(line: string, read: () => unknown): unknown {
   try {
     try {
       begin(line);
-      unscanned = 0;
       controls = false;
+      if (escapeAt < line.length && dense(escapeAt)) {
+        unscanned = 0;
+      } else {
+        unscanned = line.length;
+        if (!CLEAN.test(line)) throw AGAIN;
+      }
       return finish(read());
     } catch (error) {
       if (error !== AGAIN) throw error;
