@@ -18,11 +18,11 @@
 //   15 digits (which a double holds exactly) and nothing else; a float member
 //   takes any JSON number, read by `Number` as the exact path reads it;
 // - control characters and lone surrogates: one scan of the line looks for
-//   both, but for the strings `JSON.parse` reads, which it checks itself:
-//   the text before, between and after them is scanned as the line is read.
-//   A lone surrogate is a miss; a line holding a control character (JSON
-//   whitespace outside strings, say) is read again, each string checked for
-//   one;
+//   both before it is read, or, in a line whose first escapes come densely,
+//   of all but the strings `JSON.parse` reads (which checks them itself) as
+//   it is read. A lone surrogate is a miss; a line holding a control
+//   character (JSON whitespace outside strings, say) is read again, each
+//   string checked for one;
 // - nesting only as deep as the types nest, which codegen checks is within
 //   the reference's limit.
 
