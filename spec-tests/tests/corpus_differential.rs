@@ -258,8 +258,11 @@ const EDGE_LINES: &[&str] = &[
 /// broken), duplicates, escapes of every kind (at a string's end, before its
 /// closing quote, lone and paired surrogates, in a name, in an enumerated
 /// value), members out of their declared order, the tag after other members,
-/// whitespace and control characters, literals cut short. It must decode each
-/// as the exact path does, or leave it to the exact path.
+/// whitespace and control characters, literals cut short, strings whose
+/// escapes come densely (read by `JSON.parse`: lone surrogates, an escaped
+/// backslash before `u`, a raw tab, a bad escape), the tag as the last member
+/// and text that only looks like it. It must decode each as the exact path
+/// does, or leave it to the exact path.
 const FAST_PATH_EDGES: &[&str] = &[
     r#"{"type":"query","id":"i","query":{"goal":"g","max_frames":0.99999999999999999}}"#,
     r#"{"type":"query","id":"i","query":{"goal":"g","max_frames":1.0}}"#,
@@ -332,6 +335,25 @@ const FAST_PATH_EDGES: &[&str] = &[
     r#"{"type":"shutdown"}}"#,
     r#"{"type":"shutdown"} "#,
     r#"{"type":"shutdown""#,
+    r#"{"type":"query","id":"i","query":{"goal":"\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\n\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9"}}"#,
+    r#"{"type":"query","id":"i","query":{"goal":"\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\ud83d\ude00\u65e5"}}"#,
+    r#"{"type":"query","id":"i","query":{"goal":"\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\ud83d"}}"#,
+    r#"{"type":"query","id":"i","query":{"goal":"\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\ude00x"}}"#,
+    r#"{"type":"query","id":"i","query":{"goal":"\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\\ud83d\ude00"}}"#,
+    r#"{"type":"query","id":"i","query":{"goal":"\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\\\"x\\"}}"#,
+    r#"{"type":"query","id":"i","query":{"goal":"\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\x"}}"#,
+    "{\"type\":\"query\",\"id\":\"i\",\"query\":{\"goal\":\"\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\tx\"}}",
+    "{\"type\":\t\"query\",\"id\":\"i\",\"query\":{\"goal\":\"\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\"}}",
+    r#"{"id":"i","query":{"goal":"g"},"type":"query"}"#,
+    r#"{"id": "i", "query": {"goal": "g"}, "type" : "query" }"#,
+    r#"{"id":"i","query":{"goal":"g"},"type":"qu\u0065ry"}"#,
+    r#"{"query":{"goal":"g"},"id":"x\",\"type\":\"shutdown"}"#,
+    r#"{"query":{"goal":"g"},"id":"x\",\"type\":\"shutdown","type":"query"}"#,
+    r#"{"id":"i","query":{"goal":"g"},"x":{"type":"query"}}"#,
+    r#"{"id":"i","type":"query","query":{"goal":"g"},"type":"shutdown"}"#,
+    r#"{"id":"i","query":{"goal":"g"},"type":"shutdown"}"#,
+    r#"{"id":"a\\","query":{"goal":"\"}\\"},"type":"query"}"#,
+    r#"{"query":{"goal":"\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9"},"id":"\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\"","type":"query"}"#,
 ];
 
 /// A line holding an array nested `depth` deep inside the envelope.

@@ -5,8 +5,8 @@
 // The fast path: a read and an encode function per type (see fast.ts).
 
 import {
-  ABSENT, MISS, begin, bigInt, bool, closes, exactly, f32, finish, int, isNull, member, miss, more,
-  nul, num, oneOf, open, peekTag, record, release, str, strLength, writeBigInt, writeBool, writeF32,
+  ABSENT, MISS, bigInt, bool, closes, exactly, f32, int, isNull, member, miss, more, nul, num,
+  oneOf, open, peekTag, readLine, record, str, strLength, writeBigInt, writeBool, writeF32,
   writeInt, writeList, writeNum, writeOneOf, writeStr,
 } from "./fast.js";
 import { encodeAny, sameValue } from "./exact.js";
@@ -1187,6 +1187,7 @@ function readBranch44(): unknown {
   const out: Record<string, unknown> = {};
   if (v0 === ABSENT) throw MISS;
   out["frame"] = v0;
+  if (v1 === ABSENT) throw MISS;
   out["status"] = "valid";
   return out;
 }
@@ -1220,6 +1221,7 @@ function readBranch45(): unknown {
   const out: Record<string, unknown> = {};
   if (v0 === ABSENT) throw MISS;
   out["frame"] = v0;
+  if (v1 === ABSENT) throw MISS;
   out["status"] = "stale";
   if (v2 !== ABSENT) if (v2 !== null) out["replacement_digest"] = v2;
   return out;
@@ -1250,6 +1252,7 @@ function readBranch46(): unknown {
   const out: Record<string, unknown> = {};
   if (v0 === ABSENT) throw MISS;
   out["frame"] = v0;
+  if (v1 === ABSENT) throw MISS;
   out["status"] = "gone";
   return out;
 }
@@ -1279,6 +1282,7 @@ function readBranch47(): unknown {
   const out: Record<string, unknown> = {};
   if (v0 === ABSENT) throw MISS;
   out["frame"] = v0;
+  if (v1 === ABSENT) throw MISS;
   out["status"] = "unknown";
   return out;
 }
@@ -2116,6 +2120,7 @@ function readBranch82(): unknown {
     } while (more(0x7d));
   }
   const out: Record<string, unknown> = {};
+  if (v0 === ABSENT) throw MISS;
   out["type"] = "handshake";
   if (v1 === ABSENT) throw MISS;
   out["protocol_version"] = v1;
@@ -2167,6 +2172,7 @@ function readBranch83(): unknown {
     } while (more(0x7d));
   }
   const out: Record<string, unknown> = {};
+  if (v0 === ABSENT) throw MISS;
   out["type"] = "handshake_ack";
   if (v1 === ABSENT) throw MISS;
   out["protocol_version"] = v1;
@@ -2206,6 +2212,7 @@ function readBranch85(): unknown {
     } while (more(0x7d));
   }
   const out: Record<string, unknown> = {};
+  if (v0 === ABSENT) throw MISS;
   out["type"] = "query";
   if (v1 !== ABSENT) if (v1 !== null) out["id"] = v1;
   if (v2 === ABSENT) throw MISS;
@@ -2240,6 +2247,7 @@ function readBranch86(): unknown {
     } while (more(0x7d));
   }
   const out: Record<string, unknown> = {};
+  if (v0 === ABSENT) throw MISS;
   out["type"] = "frames";
   if (v1 !== ABSENT) if (v1 !== null) out["id"] = v1;
   if (v2 === ABSENT) throw MISS;
@@ -2270,6 +2278,7 @@ function readBranch87(): unknown {
     } while (more(0x7d));
   }
   const out: Record<string, unknown> = {};
+  if (v0 === ABSENT) throw MISS;
   out["type"] = "verify";
   if (v1 === ABSENT) throw MISS;
   out["request"] = v1;
@@ -2299,6 +2308,7 @@ function readBranch88(): unknown {
     } while (more(0x7d));
   }
   const out: Record<string, unknown> = {};
+  if (v0 === ABSENT) throw MISS;
   out["type"] = "verified";
   if (v1 === ABSENT) throw MISS;
   out["response"] = v1;
@@ -2324,6 +2334,7 @@ function readBranch89(): unknown {
     } while (more(0x7d));
   }
   const out: Record<string, unknown> = {};
+  if (v0 === ABSENT) throw MISS;
   out["type"] = "shutdown";
   return out;
 }
@@ -2359,6 +2370,7 @@ function readBranch90(): unknown {
     } while (more(0x7d));
   }
   const out: Record<string, unknown> = {};
+  if (v0 === ABSENT) throw MISS;
   out["type"] = "error";
   if (v1 !== ABSENT) if (v1 !== null) out["id"] = v1;
   if (v2 !== ABSENT) if (v2 !== null) out["code"] = v2;
@@ -2528,14 +2540,7 @@ function encodeEnvelope(value: unknown): string {
 /** The envelope of the line `text` (its trailing whitespace gone), or
  * `MISS` where the exact path must decide. */
 export function decodeFast(text: string): unknown {
-  begin(text);
-  try {
-    const envelope = readEnvelope();
-    finish();
-    return envelope;
-  } finally {
-    release();
-  }
+  return readLine(text, readEnvelope);
 }
 
 /** The canonical text of `envelope` (without the newline), or `MISS`
@@ -2546,7 +2551,7 @@ export function encodeFast(envelope: unknown): string {
 
 // Helpers a schema need not use.
 void [
-  ABSENT, MISS, begin, bigInt, bool, closes, exactly, f32, finish, int, isNull, member, miss, more,
-  nul, num, oneOf, open, peekTag, record, release, str, strLength, writeBigInt, writeBool, writeF32,
+  ABSENT, MISS, bigInt, bool, closes, exactly, f32, int, isNull, member, miss, more, nul, num,
+  oneOf, open, peekTag, readLine, record, str, strLength, writeBigInt, writeBool, writeF32,
   writeInt, writeList, writeNum, writeOneOf, writeStr, encodeAny, sameValue,
 ];

@@ -179,7 +179,11 @@ impl Writer {
                          {local} = {};\n          break;",
                         exactly(tag_value)
                     );
-                    let _ = writeln!(build, "  out[{key}] = {value};");
+                    // Present: `peekTag` only guesses the branch.
+                    let _ = writeln!(
+                        build,
+                        "  if ({local} === ABSENT) throw MISS;\n  out[{key}] = {value};"
+                    );
                     continue;
                 }
             }
@@ -220,6 +224,9 @@ impl Writer {
                  tag = {};\n          break;",
                 exactly(tag_value)
             );
+        }
+        if tag.is_some() && !tag_declared {
+            build.push_str("  if (tag === ABSENT) throw MISS;\n");
         }
         let list = self.names(&names);
         let declared = if locals.is_empty() {

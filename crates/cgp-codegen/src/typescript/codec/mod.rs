@@ -24,16 +24,14 @@ const MAX_DEPTH: usize = 127;
 const SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
 /// What `codec.ts` takes from `fast.ts`: the reader and the writers.
-const FAST_HELPERS: [&str; 31] = [
+const FAST_HELPERS: [&str; 29] = [
     "ABSENT",
     "MISS",
-    "begin",
     "bigInt",
     "bool",
     "closes",
     "exactly",
     "f32",
-    "finish",
     "int",
     "isNull",
     "member",
@@ -44,8 +42,8 @@ const FAST_HELPERS: [&str; 31] = [
     "oneOf",
     "open",
     "peekTag",
+    "readLine",
     "record",
-    "release",
     "str",
     "strLength",
     "writeBigInt",
@@ -138,8 +136,7 @@ pub(super) fn generate(shapes: &Map<String, Value>, header: &str) -> String {
     out.push_str(
         "\n/** The envelope of the line `text` (its trailing whitespace gone), or\n \
          * `MISS` where the exact path must decide. */\n\
-         export function decodeFast(text: string): unknown {\n  \
-         begin(text);\n  try {\n    const envelope = readEnvelope();\n    finish();\n    return envelope;\n  } finally {\n    release();\n  }\n}\n\
+         export function decodeFast(text: string): unknown {\n  return readLine(text, readEnvelope);\n}\n\
          \n/** The canonical text of `envelope` (without the newline), or `MISS`\n \
          * where the exact path must decide. */\n\
          export function encodeFast(envelope: unknown): string {\n  return encodeEnvelope(envelope);\n}\n",
