@@ -13,7 +13,7 @@ fn the_bench_times_cgp_validate_with_one_and_two_jobs() {
     std::fs::write(&path, &text).expect("write transcript");
     let corpus = Corpus::new(text);
     let cgp = std::path::Path::new(env!("CARGO_BIN_EXE_cgp"));
-    for format in CliFormat::ALL {
+    for &format in CliFormat::ALL {
         for jobs in [1, 2] {
             let figure =
                 bench::cgp_validate(cgp, jobs, format, &path, &corpus, 1).expect("cgp validate");
