@@ -611,13 +611,13 @@ impl rt::Union for FrameVerdict {
         self,
         branch: u32,
         map: A,
-        pending: rt::Pending<'de>,
+        before: rt::Before<'de>,
     ) -> Result<(), A::Error> {
         match branch {
-            0 => rt::check_members(FrameVerdictValid, map, pending, 1 << 1),
-            1 => rt::check_members(FrameVerdictStale, map, pending, 1 << 1),
-            2 => rt::check_members(FrameVerdictGone, map, pending, 1 << 1),
-            3 => rt::check_members(FrameVerdictUnknown, map, pending, 1 << 1),
+            0 => rt::check_members(FrameVerdictValid, map, before, 1 << 1),
+            1 => rt::check_members(FrameVerdictStale, map, before, 1 << 1),
+            2 => rt::check_members(FrameVerdictGone, map, before, 1 << 1),
+            3 => rt::check_members(FrameVerdictUnknown, map, before, 1 << 1),
             _ => Err(rt::refuse()),
         }
     }
@@ -1174,17 +1174,17 @@ impl rt::Union for Envelope {
         self,
         branch: u32,
         map: A,
-        pending: rt::Pending<'de>,
+        before: rt::Before<'de>,
     ) -> Result<(), A::Error> {
         match branch {
-            0 => rt::check_members(EnvelopeHandshake, map, pending, 1 << 0),
-            1 => rt::check_members(EnvelopeHandshakeAck, map, pending, 1 << 0),
-            2 => rt::check_members(EnvelopeQuery, map, pending, 1 << 0),
-            3 => rt::check_members(EnvelopeFrames, map, pending, 1 << 0),
-            4 => rt::check_members(EnvelopeVerify, map, pending, 1 << 0),
-            5 => rt::check_members(EnvelopeVerified, map, pending, 1 << 0),
-            6 => rt::check_members(EnvelopeShutdown, map, pending, 1 << 0),
-            7 => rt::check_members(EnvelopeError, map, pending, 1 << 0),
+            0 => rt::check_members(EnvelopeHandshake, map, before, 1 << 0),
+            1 => rt::check_members(EnvelopeHandshakeAck, map, before, 1 << 0),
+            2 => rt::check_members(EnvelopeQuery, map, before, 1 << 0),
+            3 => rt::check_members(EnvelopeFrames, map, before, 1 << 0),
+            4 => rt::check_members(EnvelopeVerify, map, before, 1 << 0),
+            5 => rt::check_members(EnvelopeVerified, map, before, 1 << 0),
+            6 => rt::check_members(EnvelopeShutdown, map, before, 1 << 0),
+            7 => rt::check_members(EnvelopeError, map, before, 1 << 0),
             _ => Err(rt::refuse()),
         }
     }

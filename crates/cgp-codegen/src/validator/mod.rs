@@ -30,7 +30,7 @@ pub const VALIDATOR_CRATE_DIR: &str = "generated/validator";
 
 /// The runtime every module is assembled from, copied into the crate as
 /// `src/runtime/`: its files, by name.
-const RUNTIME: [(&str, &str); 3] = [
+const RUNTIME: [(&str, &str); 4] = [
     (
         "mod.rs",
         include_str!("../../templates/validator/runtime/mod.rs"),
@@ -42,6 +42,10 @@ const RUNTIME: [(&str, &str); 3] = [
     (
         "compound.rs",
         include_str!("../../templates/validator/runtime/compound.rs"),
+    ),
+    (
+        "ahead.rs",
+        include_str!("../../templates/validator/runtime/ahead.rs"),
     ),
 ];
 
@@ -117,7 +121,8 @@ fn manifest() -> String {
          repository.workspace = true\n\n\
          [dependencies]\n\
          serde = \"1\"\n\
-         serde_json = {{ version = \"1\", features = [\"raw_value\"] }}\n\n\
+         serde_json = {{ version = \"1\", features = [\"raw_value\"] }}\n\
+         memchr = \"2\"\n\n\
          [lints.rust]\n\
          unsafe_code = \"forbid\"\n"
     )

@@ -355,7 +355,7 @@ impl Writer {
             let tag_index = Literal::usize_unsuffixed(tag_index);
             tags.push(Literal::string(&branch.tag));
             indices.push(Literal::usize_unsuffixed(index));
-            finishes.push(quote!(rt::check_members(#name, map, pending, 1 << #tag_index)));
+            finishes.push(quote!(rt::check_members(#name, map, before, 1 << #tag_index)));
         }
         let tag = Literal::string(&union.tag);
         let name = ident(rust);
@@ -371,7 +371,7 @@ impl Writer {
                         _ => None,
                     }
                 }
-                fn finish<'de, A: MapAccess<'de>>(self, branch: u32, map: A, pending: rt::Pending<'de>) -> Result<(), A::Error> {
+                fn finish<'de, A: MapAccess<'de>>(self, branch: u32, map: A, before: rt::Before<'de>) -> Result<(), A::Error> {
                     match branch {
                         #(#indices => #finishes,)*
                         _ => Err(rt::refuse()),

@@ -182,6 +182,25 @@ impl<'de, M: Members> DeserializeSeed<'de> for MemberSeed<M> {
 /// Members of a union read before its tag, kept as text.
 pub(crate) type Pending<'de> = Vec<(Cow<'de, str>, &'de RawValue)>;
 
+/// What an object showed before its members are checked one by one: the
+/// members a union read before its tag (as text), and whether the tag itself
+/// was read. When the tag was found by looking ahead ([`tag_ahead`]), nothing
+/// was read: the tag is checked where it stands, as a member of its branch.
+pub(crate) struct Before<'de> {
+    pub pending: Pending<'de>,
+    pub tag_read: bool,
+}
+
+impl Before<'_> {
+    /// Nothing read yet.
+    pub(crate) fn nothing() -> Self {
+        Before {
+            pending: Vec::new(),
+            tag_read: false,
+        }
+    }
+}
+
 /// What an object of `M` has shown so far.
 struct Seen<'de> {
     declared: u64,
@@ -216,23 +235,23 @@ pub(crate) fn check_object<'de, M: Members, A: MapAccess<'de>>(
     map: A,
 ) -> Result<(), A::Error> {
     let _nested = Nested::enter();
-    check_members(members, map, Vec::new(), 0)
+    check_members(members, map, Before::nothing(), 0)
 }
 
-/// The rest of an object of `M`'s members: `pending` members read before (as
-/// text), `seen` the bits of members already checked, then the members `map`
-/// still holds.
+/// The rest of an object of `M`'s members: those `before` holds (read as
+/// text), and the tag (bit `tag`) if it was read, then the members `map` still
+/// holds.
 pub(crate) fn check_members<'de, M: Members, A: MapAccess<'de>>(
     members: M,
     mut map: A,
-    pending: Pending<'de>,
-    seen: u64,
+    before: Before<'de>,
+    tag: u64,
 ) -> Result<(), A::Error> {
     let mut seen = Seen {
-        declared: seen,
+        declared: if before.tag_read { tag } else { 0 },
         others: Names::default(),
     };
-    for (name, raw) in pending {
+    for (name, raw) in before.pending {
         let key = match M::index(&name) {
             Some(index) => Key::Declared(index),
             None => Key::Other(name),
@@ -297,12 +316,12 @@ pub(crate) trait Union: Copy {
     /// The index of the branch tagged `tag`.
     fn branch(tag: &str) -> Option<u32>;
 
-    /// The members of branch `branch` after the tag: `pending` read before it.
+    /// The members of branch `branch` but those `before` holds.
     fn finish<'de, A: MapAccess<'de>>(
         self,
         branch: u32,
         map: A,
-        pending: Pending<'de>,
+        before: Before<'de>,
     ) -> Result<(), A::Error>;
 }
 
@@ -341,12 +360,35 @@ pub(crate) fn check_union<'de, U: Union, A: MapAccess<'de>>(
     while let Some(name) = map.next_key_seed(NameSeed)? {
         if name == U::TAG {
             let branch = map.next_value_seed(TagSeed(union))?;
-            union.finish(branch, map, pending)?;
+            let before = Before {
+                pending,
+                tag_read: true,
+            };
+            union.finish(branch, map, before)?;
             return Ok(branch);
         }
         pending.push((name, map.next_value::<&'de RawValue>()?));
     }
     Err(refuse())
+}
+
+/// The root of a message whose tag was read ahead: an object of branch
+/// `.1` of union `.0`, its tag checked where it stands.
+#[derive(Clone, Copy)]
+pub(super) struct Known<U>(pub(super) U, pub(super) u32);
+
+impl<'de, U: Union> Visitor<'de> for Known<U> {
+    type Value = u32;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a message")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<u32, A::Error> {
+        let _nested = Nested::enter();
+        self.0.finish(self.1, map, Before::nothing())?;
+        Ok(self.1)
+    }
 }
 
 /// The root of a message: an object of union `U`, whose branch it returns.

@@ -11,20 +11,23 @@
 //! The text layer is checked on the way: duplicate member names at any depth
 //! ([`Names`]), integers written with a float spelling (`1.0`, `1e2`, `-0`:
 //! `serde_json` reads them as floats, and the reference decoder's integer members
-//! refuse them) and `serde_json`'s own grammar and nesting limit. A tagged union
-//! whose tag is not its first member keeps the members before the tag as raw
-//! text and checks them once the tag has chosen the branch; [`DEPTH`] keeps the
-//! nesting limit exact for them.
+//! refuse them) and `serde_json`'s own grammar and nesting limit. The message's
+//! own tag is read ahead when it is not its first member ([`check_text`]). A
+//! tagged union inside it whose tag is not its first member keeps the members
+//! before the tag as raw text and checks them once the tag has chosen the
+//! branch; [`DEPTH`] keeps the nesting limit exact for them.
 //
 //! Scalar checks are in `scalars`; arrays, objects and tagged unions in
-//! `compound`.
+//! `compound`; the look ahead for the message's tag in `ahead`.
 //
 // This file is copied verbatim by `cargo xtask codegen` from
 // crates/cgp-codegen/templates/validator/runtime/mod.rs. Do not edit it here.
 
+mod ahead;
 mod compound;
 mod scalars;
 
+pub(crate) use ahead::*;
 pub(crate) use compound::*;
 pub(crate) use scalars::*;
 
@@ -64,10 +67,22 @@ impl Drop for Nested {
 
 /// Checks one whole message: an object of the union `envelope` and nothing
 /// after it but whitespace. Returns the branch its tag chose.
+///
+/// The tag is looked for first ([`tag_ahead`]): with the branch known, the
+/// members are checked in one pass ([`Known`]), where [`Root`] keeps those
+/// before the tag as text and parses them again. What [`Known`] does not
+/// accept, [`Root`] decides.
 pub(crate) fn check_text<U: Union>(text: &str, envelope: U) -> Option<u32> {
+    tag_ahead::<U>(text)
+        .and_then(|branch| check_with(text, Known(envelope, branch)))
+        .or_else(|| check_with(text, Root(envelope)))
+}
+
+/// Checks `text` with the root visitor `root`: one value, then only whitespace.
+fn check_with<'de, R: Visitor<'de, Value = u32>>(text: &'de str, root: R) -> Option<u32> {
     DEPTH.with(|depth| depth.set(0));
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let branch = deserializer.deserialize_any(Root(envelope)).ok()?;
+    let branch = deserializer.deserialize_any(root).ok()?;
     deserializer.end().ok()?;
     Some(branch)
 }
