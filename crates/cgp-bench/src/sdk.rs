@@ -2,7 +2,7 @@
 //! the protocol's SDKs write them ([`spec_tests::sdk_spelling`] says how)
 //! rather than as the canonical encoder does.
 //!
-//! [`write`] can also spoil one line in `invalid_every`, in one of a few ways
+//! [`write()`] can also spoil one line in `invalid_every`, in one of a few ways
 //! both the validator and the reference crate reject (the line stays JSON, so
 //! that every peer's parse takes it); it returns which lines it spoiled.
 //! `tests/sdk.rs` proves every line is decided as it is labelled.
