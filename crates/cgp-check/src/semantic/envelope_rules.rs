@@ -1,14 +1,13 @@
 //! Per-message rules: a handshake's capabilities and data flow, a result's
-//! attestations and inclusion proofs, and relations; [`check_envelope`] is the
+//! attestations and inclusion proofs; [`check_envelope`] is the
 //! entry point and calls the others.
 
 use super::frame::{frame_rules, quoted, timestamp};
-use super::values::is_blank;
 use super::{Context, Out, Rule, SemanticViolation, attestation};
 use cgp_types::{
     AttesterKey, Capabilities, ContextQueryResult, DataFlow, Envelope, FrameAttestation,
-    InclusionProof, PROTOCOL_VERSION, ProvenanceAttestation, Relation, Representation,
-    protocol_family, versions_compatible,
+    InclusionProof, PROTOCOL_VERSION, ProvenanceAttestation, Representation, protocol_family,
+    versions_compatible,
 };
 
 /// The semantic violations of one envelope, given what is known about the
@@ -298,47 +297,6 @@ fn inclusion_proof(proof: &InclusionProof, pointer: &str, out: &mut Out<'_>) {
                 "leaf_index {} is not below leaf_count {}",
                 proof.leaf_index, proof.leaf_count
             ),
-        );
-    }
-}
-
-/// G1 (for a graph provider) and G2 on a `Relation` at `pointer`.
-pub fn check_relation(
-    relation: &Relation,
-    pointer: &str,
-    context: &Context,
-) -> Vec<SemanticViolation> {
-    let mut found = Vec::new();
-    relation_rules(relation, pointer, context, &mut Out(&mut found));
-    found
-}
-
-pub(super) fn relation_rules(
-    relation: &Relation,
-    pointer: &str,
-    context: &Context,
-    out: &mut Out<'_>,
-) {
-    if context.graph {
-        match relation.display_name.as_deref() {
-            None => out.push(
-                Rule::G1,
-                pointer.to_owned(),
-                "a graph provider's relation must carry a non-blank display_name".into(),
-            ),
-            Some(name) if is_blank(name) => out.push(
-                Rule::G1,
-                format!("{pointer}/display_name"),
-                "display_name is blank".into(),
-            ),
-            Some(_) => {}
-        }
-    }
-    if is_blank(&relation.target_uri) {
-        out.push(
-            Rule::G2,
-            format!("{pointer}/target_uri"),
-            "target_uri is blank; a relation must point somewhere".into(),
         );
     }
 }

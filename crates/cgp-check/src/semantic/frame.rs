@@ -1,10 +1,9 @@
-//! Per-frame rules: ids, kinds, timestamps, provenance links and the
-//! representation a frame carries.
+//! Per-frame rules: ids, kinds, timestamps, provenance links, the
+//! representation a frame carries, and its relations.
 
-use super::envelope_rules::relation_rules;
 use super::values::{budget_tokens, fingerprint_dimension, is_blank, is_protocol_timestamp};
 use super::{Context, Out, Rule, SemanticViolation};
-use cgp_types::{ContextFrame, Provenance, Representation};
+use cgp_types::{ContextFrame, Provenance, Relation, Representation};
 
 /// The frame rules on a `ContextFrame` at `pointer` (each names its [`Rule`]).
 pub fn check_frame(
@@ -220,6 +219,47 @@ fn representation(frame: &ContextFrame, pointer: &str, out: &mut Out<'_>) {
                 "a `{}` frame must not carry {name}{even}",
                 frame.representation
             ),
+        );
+    }
+}
+
+/// G1 (for a graph provider) and G2 on a `Relation` at `pointer`.
+pub fn check_relation(
+    relation: &Relation,
+    pointer: &str,
+    context: &Context,
+) -> Vec<SemanticViolation> {
+    let mut found = Vec::new();
+    relation_rules(relation, pointer, context, &mut Out(&mut found));
+    found
+}
+
+pub(super) fn relation_rules(
+    relation: &Relation,
+    pointer: &str,
+    context: &Context,
+    out: &mut Out<'_>,
+) {
+    if context.graph {
+        match relation.display_name.as_deref() {
+            None => out.push(
+                Rule::G1,
+                pointer.to_owned(),
+                "a graph provider's relation must carry a non-blank display_name".into(),
+            ),
+            Some(name) if is_blank(name) => out.push(
+                Rule::G1,
+                format!("{pointer}/display_name"),
+                "display_name is blank".into(),
+            ),
+            Some(_) => {}
+        }
+    }
+    if is_blank(&relation.target_uri) {
+        out.push(
+            Rule::G2,
+            format!("{pointer}/target_uri"),
+            "target_uri is blank; a relation must point somewhere".into(),
         );
     }
 }

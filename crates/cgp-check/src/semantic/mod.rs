@@ -32,10 +32,9 @@ mod values;
 
 pub use envelope_rules::MAX_INCLUSION_PATH_STEPS;
 pub use envelope_rules::{
-    check_capabilities, check_data_flow, check_envelope, check_inclusion_proof, check_relation,
-    check_result,
+    check_capabilities, check_data_flow, check_envelope, check_inclusion_proof, check_result,
 };
-pub use frame::{check_frame, check_provenance};
+pub use frame::{check_frame, check_provenance, check_relation};
 pub use rules::{Requirement, Rule, SemanticViolation};
 pub use session::{MAX_PENDING_ID_BYTES, MAX_PENDING_QUERIES, Session, is_anchored};
 pub use values::{budget_tokens, fingerprint_dimension, is_later, is_protocol_timestamp};

@@ -1,8 +1,7 @@
 //! Why the reference decoder rejects a schema-valid message: an integer member
 //! with a float spelling, found by trying each integral float as an integer.
 
-use super::finding::{Finding, Layer};
-use super::layers::token_at;
+use super::finding::{Finding, Layer, token_at};
 use cgp_schema::json_text::{self, Position};
 use cgp_types::Envelope;
 use serde::Deserialize;

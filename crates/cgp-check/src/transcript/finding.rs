@@ -1,5 +1,5 @@
-//! What a check finds: the layer of a broken rule, one finding, and the verdict
-//! on one message.
+//! What a check finds: the layer of a broken rule, one finding, the verdict
+//! on one message, and the token of the text a finding quotes.
 
 use crate::semantic::{Requirement, Rule, SemanticViolation};
 use crate::validate::Violation;
@@ -173,4 +173,18 @@ impl Checked {
             envelope: None,
         }
     }
+}
+
+/// The token (a number, a word) that starts at `position` in `text`, up to
+/// whitespace or JSON punctuation, cut to 40 characters.
+pub(super) fn token_at(text: &str, position: Position) -> String {
+    let line = text
+        .split('\n')
+        .nth(position.line.saturating_sub(1))
+        .unwrap_or_default();
+    line.chars()
+        .skip(position.column.saturating_sub(1))
+        .take_while(|c| !c.is_whitespace() && !matches!(c, ',' | ':' | '}' | ']'))
+        .take(40)
+        .collect()
 }

@@ -2,7 +2,7 @@
 //! its findings in the text.
 
 use super::decoder::{decoder_findings, schema_integer_findings};
-use super::finding::{Checked, Finding};
+use super::finding::{Checked, Finding, token_at};
 use super::unique::parse_flagging_integral_floats;
 use crate::validate::{Validator, Violation};
 use cgp_schema::json_text::{self, Position};
@@ -260,18 +260,4 @@ fn parse_failure(text: &str, error: &serde_json::Error) -> Finding {
             Finding::text("", message, position)
         }
     }
-}
-
-/// The token (a number, a word) that starts at `position` in `text`, up to
-/// whitespace or JSON punctuation, cut to 40 characters.
-pub(super) fn token_at(text: &str, position: Position) -> String {
-    let line = text
-        .split('\n')
-        .nth(position.line.saturating_sub(1))
-        .unwrap_or_default();
-    line.chars()
-        .skip(position.column.saturating_sub(1))
-        .take_while(|c| !c.is_whitespace() && !matches!(c, ',' | ':' | '}' | ']'))
-        .take(40)
-        .collect()
 }
