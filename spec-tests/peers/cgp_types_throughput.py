@@ -62,16 +62,12 @@ def main(ndjson_path, rounds, models_path=None):
         lines = [line for line in handle.read().split(b"\n") if line.strip()]
     invalid = 0
     envelopes = []
+    values = []
     for line in lines:
         try:
             envelopes.append(cgp_types.decode_line(line))
         except cgp_types.WireError:
             invalid += 1
-    values = []
-    for line in lines:
-        try:
-            cgp_types.decode_line(line)
-        except cgp_types.WireError:
             continue
         values.append(json.loads(line))
     candidates = {
