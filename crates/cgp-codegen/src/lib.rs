@@ -2,13 +2,17 @@
 //! copies of it the crates embed.
 //!
 //! - [`plan`]: compute every generated file in memory from `schema/` and SPEC.md.
+//! - [`targets`]: the one seam of the package targets and their list
+//!   ([`targets::Language::ALL`]); the plan, the vectors, the tests and the
+//!   bench iterate it.
+//! - [`published`]: where the published bundles live.
 //! - [`output`]: the one atomic writer of `generated/`, and the comparison
 //!   `check` uses instead.
-//! - [`rust`]: the typify crate generated from the interop bundle.
+//! - The targets: [`rust`] (the typify crate generated from the interop
+//!   bundle), [`python`] (the package `cgp_types`), [`typescript`] (the npm
+//!   package) and [`go`] (the Go module), the last three rendered with
+//!   minijinja.
 //! - [`docs`]: the human docs, rendered with minijinja.
-//! - [`python`]: the Python package `cgp_types`, rendered with minijinja.
-//! - [`typescript`]: the npm package, rendered with minijinja.
-//! - [`go`]: the Go module, rendered with minijinja.
 //! - [`unsupported`]: why the Go or TypeScript generator refuses a shape.
 //! - [`validator`]: the single-pass validator crate, one module per bundle.
 //! - [`vectors`]: the conformance vectors and the copy `cgp` embeds.
@@ -44,9 +48,11 @@ pub mod go;
 pub mod home;
 pub mod output;
 pub mod plan;
+pub mod published;
 pub mod python;
 pub mod rust;
 pub mod site;
+pub mod targets;
 #[cfg(test)]
 mod test_model;
 pub mod typescript;

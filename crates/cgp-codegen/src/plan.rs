@@ -7,7 +7,9 @@
 //! crate and the docs.
 //! Nothing here touches the disk except reading the inputs.
 
-use crate::{docs, embed, go, python, rust, typescript, validator, vectors};
+pub use crate::published::published_path;
+use crate::targets::{Input, generate_all};
+use crate::{docs, embed, validator, vectors};
 use cgp_check::Validator;
 use cgp_gates::corpus::{self, Example};
 use cgp_gates::release::Manifest;
@@ -23,7 +25,7 @@ pub const SCHEMA_DIR: &str = "schema";
 /// The spec with the example corpus, relative to the repository root.
 pub const SPEC_FILE: &str = "SPEC.md";
 /// The generated Rust crate, relative to the repository root.
-pub const RUST_CRATE_DIR: &str = "generated/rust";
+pub use crate::rust::RUST_CRATE_DIR;
 
 /// Generated files: repository-relative path to contents.
 pub type Files = BTreeMap<String, String>;
@@ -86,12 +88,6 @@ pub fn foreign(manifest: &Manifest, files: &BTreeMap<String, String>) -> BTreeSe
 /// Where a bundle's published files go, relative to the repository root.
 pub fn bundle_path(set: &SchemaSet, profile: Profile) -> String {
     published_path(&set.version, profile)
-}
-
-/// Where the bundle of `profile` for `version` is published, relative to the
-/// repository root: `generated/schema/<name>-<major>.<minor>/<profile>.schema.json`.
-pub fn published_path(version: &ProtocolVersion, profile: Profile) -> String {
-    format!("generated/schema/{}/{profile}.schema.json", version.slug())
 }
 
 /// Describes a bundle schema pointer by its source location, e.g.
@@ -187,28 +183,24 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
     for bundle in &bundles {
         files.insert(bundle_path(&set, bundle.profile), bundle.to_pretty_json());
     }
-    // Every generator below reads the model; a schema it cannot describe is an
-    // error at its source position. typify runs first so that a schema it
-    // cannot handle is reported with typify's own words.
+    // Every target renders from the model; a schema a target cannot describe
+    // is an error at its source position. The Rust target (typify) comes
+    // first, so a schema typify cannot handle is reported in typify's words.
     let models = bundles
         .each_ref()
         .map(|bundle| cgp_schema::model::Protocol::of_bundle(&set, bundle));
     let [interop, _] = &bundles;
-    let [protocol, _] = &models;
-    let library = rust::generate(interop, protocol, &set.version.to_string(), &|pointer| {
-        diagnostic_for(&set, interop, pointer)
-    })?;
-    files.insert(format!("{RUST_CRATE_DIR}/src/types.rs"), library);
+    let [protocol, strict] = &models;
     let releases = read_manifest(root)?;
     let published = published_bundles(root, &set.version, &releases, &files);
     let older = older_versions(&set.version, &published)?;
-    files.extend(rust_crate(&set.version, &older)?);
-    for model in &models {
-        model.check_describable()?;
-        model.check_defaults()?;
-    }
-    files.extend(docs_and_packages(
-        root,
+    let home = crate::home::Home::read(root).map_err(Diagnostics::one)?;
+    let locate = |pointer: &str| diagnostic_for(&set, interop, pointer);
+    let input = Input::new(&set.version, interop, protocol, &older, &home, &locate);
+    files.extend(generate_all(&input)?);
+    strict.check_describable()?;
+    strict.check_defaults()?;
+    files.extend(docs_of_every_version(
         &set.version,
         protocol,
         &examples,
@@ -276,54 +268,9 @@ fn read_corpus(
     Ok((examples, failures))
 }
 
-/// The generated Rust crate around its working types: the modules of the
-/// newest release of each older major family, the library root, its family
-/// tests and its manifest.
-fn rust_crate(
-    working: &ProtocolVersion,
-    older: &[(ProtocolVersion, Bundle)],
-) -> Result<Files, Diagnostics> {
-    let mut files = BTreeMap::new();
-    let mut families = Vec::new();
-    let mut family_tests = vec![("Envelope".to_owned(), working.slug())];
-    for (older_version, bundle) in older {
-        let newest_of_family = older.iter().all(|(other, _)| {
-            other.major != older_version.major || other.key() <= older_version.key()
-        });
-        if older_version.major == working.major || !newest_of_family {
-            continue;
-        }
-        let module = rust::family_module(older_version);
-        let path = published_path(older_version, Profile::Interop);
-        let older_protocol = frozen_protocol(bundle);
-        let types = rust::generate(bundle, &older_protocol, &older_version.to_string(), &|_| {
-            Diagnostic::file(&path, String::new())
-        })?;
-        files.insert(format!("{RUST_CRATE_DIR}/src/{module}.rs"), types);
-        family_tests.push((format!("{module}::Envelope"), older_version.slug()));
-        families.push((module, older_version.to_string()));
-    }
-    let version = working.to_string();
-    files.insert(
-        format!("{RUST_CRATE_DIR}/src/lib.rs"),
-        rust::library_root(&version, &families),
-    );
-    files.insert(
-        format!("{RUST_CRATE_DIR}/tests/families.rs"),
-        rust::family_tests(&family_tests),
-    );
-    files.insert(
-        format!("{RUST_CRATE_DIR}/Cargo.toml"),
-        rust::manifest(&version),
-    );
-    Ok(files)
-}
-
-/// The docs of every version (the working one with the SPEC.md corpus, each
-/// older one from its frozen bundle under its own directory) and the Python,
-/// TypeScript and Go packages of the working version.
-fn docs_and_packages(
-    root: &Path,
+/// The docs of every version: the working one with the SPEC.md corpus, each
+/// older one from its frozen bundle under its own directory.
+fn docs_of_every_version(
     working: &ProtocolVersion,
     protocol: &cgp_schema::model::Protocol,
     examples: &[Example],
@@ -341,14 +288,10 @@ fn docs_and_packages(
         )
         .map_err(Diagnostics::one)?,
     );
-    let home = crate::home::Home::read(root).map_err(Diagnostics::one)?;
-    files.extend(python::render(protocol, &version, &home).map_err(Diagnostics::one)?);
-    files.extend(typescript::generate(protocol, working, &home)?);
-    files.extend(go::generate(protocol, working, &home)?);
     for (older_version, bundle) in older {
         let pages = docs::render_older(
             docs::Templates::BUILT_IN,
-            &frozen_protocol(bundle),
+            &cgp_schema::model::Protocol::of_frozen(bundle),
             &older_version.to_string(),
             SPEC_FILE,
         )
@@ -410,7 +353,11 @@ fn single_pass_validators(
             let bundle = Bundle::from_published(text).map_err(|error| {
                 Diagnostic::file(published_path(version, *profile), error.to_string())
             })?;
-            frozen.push((version, *profile, frozen_protocol(&bundle)));
+            frozen.push((
+                version,
+                *profile,
+                cgp_schema::model::Protocol::of_frozen(&bundle),
+            ));
         }
     }
     let [interop, strict] = models;
@@ -436,14 +383,4 @@ fn single_pass_validators(
             }),
     );
     validator::generate(&compiled)
-}
-
-/// The protocol model of a frozen bundle: there are no sources behind it, so its
-/// places carry bundle pointers only.
-fn frozen_protocol(bundle: &Bundle) -> cgp_schema::model::Protocol {
-    cgp_schema::model::Protocol::read(
-        &bundle.document,
-        cgp_schema::model::Reading::Validator,
-        &|_| None,
-    )
 }

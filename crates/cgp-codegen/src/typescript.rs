@@ -153,6 +153,30 @@ impl Declaration {
 /// The largest integer a JavaScript `number` holds exactly.
 const SAFE_INTEGER: i128 = (1 << 53) - 1;
 
+/// The npm package as a package target.
+pub struct TypeScriptPackage;
+
+impl crate::targets::Target for TypeScriptPackage {
+    fn language(&self) -> crate::targets::Language {
+        crate::targets::Language::TypeScript
+    }
+
+    fn dir(&self) -> &'static str {
+        TYPESCRIPT_DIR
+    }
+
+    fn generate(&self, input: &crate::targets::Input<'_>) -> Result<Files, Diagnostics> {
+        generate(input.described()?, input.version, input.home)
+    }
+
+    fn install(&self, _home: &crate::home::Home, version: &ProtocolVersion) -> String {
+        format!(
+            "npm install path/to/cgp-types-{}.{}.0.tgz  # npm pack in {TYPESCRIPT_DIR}",
+            version.major, version.minor
+        )
+    }
+}
+
 /// Renders every file of the package: (path relative to the repository root,
 /// contents), sorted by path.
 pub fn generate(

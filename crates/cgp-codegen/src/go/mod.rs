@@ -99,6 +99,36 @@ const RUNTIME: [(&str, &str); 8] = [
     ),
 ];
 
+/// The Go module as a package target.
+pub struct GoModule;
+
+impl crate::targets::Target for GoModule {
+    fn language(&self) -> crate::targets::Language {
+        crate::targets::Language::Go
+    }
+
+    fn dir(&self) -> &'static str {
+        GO_DIR
+    }
+
+    fn generate(&self, input: &crate::targets::Input<'_>) -> Result<Files, Diagnostics> {
+        generate(input.described()?, input.version, input.home)
+    }
+
+    fn vectors_copy(&self) -> Option<&'static str> {
+        Some(TESTDATA_VECTORS)
+    }
+
+    fn install(&self, home: &Home, version: &ProtocolVersion) -> String {
+        format!(
+            "go get {}@v{}.{}.0",
+            home.go_module(GO_DIR),
+            version.major,
+            version.minor
+        )
+    }
+}
+
 /// Renders every file of the module: (path relative to the repository root,
 /// contents), sorted by path.
 pub fn generate(

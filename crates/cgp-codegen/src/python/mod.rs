@@ -9,7 +9,8 @@
 //! package has no Python form for is an error at its source position, never a
 //! guess. The templates live in `templates/python/`.
 
-use cgp_schema::diagnostic::Diagnostic;
+use cgp_schema::ProtocolVersion;
+use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
 use cgp_schema::model::{
     ArrayShape, Emit, IntegerShape, Member, NumberShape, ObjectShape, Place, Protocol, Shape,
     StringShape, UnknownMembers,
@@ -146,6 +147,29 @@ struct ClassPlan {
     name: String,
     members: Vec<Member>,
     tag: Option<(String, String, usize)>,
+}
+
+/// The Python package as a package target.
+pub struct PythonPackage;
+
+impl crate::targets::Target for PythonPackage {
+    fn language(&self) -> crate::targets::Language {
+        crate::targets::Language::Python
+    }
+
+    fn dir(&self) -> &'static str {
+        PYTHON_DIR
+    }
+
+    fn generate(&self, input: &crate::targets::Input<'_>) -> Result<crate::Files, Diagnostics> {
+        let files = render(input.described()?, &input.version.to_string(), input.home)
+            .map_err(Diagnostics::one)?;
+        Ok(files.into_iter().collect())
+    }
+
+    fn install(&self, _home: &crate::home::Home, _version: &ProtocolVersion) -> String {
+        format!("pip install \"./{PYTHON_DIR}[fast]\"  # from a clone; [fast] adds msgspec")
+    }
 }
 
 /// Renders the package: `(path relative to the repository root, contents)`

@@ -6,6 +6,7 @@
 //! `cgp` embeds under `crates/cgp-cli/vectors/` with the index it includes.
 
 use crate::rust::COMMAND;
+use crate::targets::Language;
 use cgp_check::Validator;
 use cgp_gates::corpus::Example;
 use cgp_schema::ProtocolVersion;
@@ -58,15 +59,17 @@ pub fn render(
         .map(|earlier| (earlier, frozen(root, earlier)))
         .filter(|(_, folder)| !folder.is_empty())
         .collect();
-    // The Go module tests the working version's cases from its own copy, so
-    // a copy of the module alone runs `go test ./...` (one folder whatever
-    // the version: a bump rewrites it, removing nothing).
-    for (name, text) in &working {
-        if name.ends_with(".ndjson") {
-            files.insert(
-                format!("{}/{name}", crate::go::TESTDATA_VECTORS),
-                text.clone(),
-            );
+    // A package that tests the working version's cases from its own copy
+    // (so a copy of the package alone runs its tests) gets them there, one
+    // folder whatever the version: a bump rewrites it, removing nothing.
+    let copies = Language::ALL
+        .iter()
+        .filter_map(|language| language.target().vectors_copy());
+    for copy in copies {
+        for (name, text) in &working {
+            if name.ends_with(".ndjson") {
+                files.insert(format!("{copy}/{name}"), text.clone());
+            }
         }
     }
     folders.push((version, working));

@@ -266,6 +266,12 @@ impl Protocol {
         })
     }
 
+    /// The model of a frozen bundle, with no sources behind it: its places
+    /// carry bundle pointers only.
+    pub fn of_frozen(bundle: &Bundle) -> Protocol {
+        Protocol::read(&bundle.document, Reading::Validator, &|_| None)
+    }
+
     /// The model of a published bundle's text; places point into that file.
     pub fn of_document(file: &str, document: &Document) -> Protocol {
         Protocol::read(&document.value, Reading::Validator, &|pointer| {
