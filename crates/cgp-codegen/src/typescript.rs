@@ -185,7 +185,7 @@ pub fn generate(
     home: &crate::home::Home,
 ) -> Result<Files, Diagnostics> {
     let (declarations, shapes) = declarations(protocol)
-        .map_err(|why| why.at_template(format!("{TEMPLATE_DIR}/types.ts.j2")))?;
+        .map_err(|why| why.into_diagnostics(protocol, "TypeScript package"))?;
     let package_version = format!("{}.{}.0", version.major, version.minor);
     let context = json!({
         "command": COMMAND,

@@ -1,9 +1,10 @@
 //! Why a shape of the model cannot be generated: the one typed refusal the
-//! [`crate::go`] and [`crate::typescript`] generators return, which names the
-//! type, variant or member (with where its schema is written) it is about.
+//! package generators return, which names the type, variant or member it is
+//! about and becomes a diagnostic at that place in `schema/` (file, line,
+//! column and pointer), never at a template.
 
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
-use cgp_schema::model::Member;
+use cgp_schema::model::{Member, Place, Protocol};
 use std::fmt;
 
 /// What a generated package cannot describe; [`fmt::Display`] says it as the
@@ -48,7 +49,7 @@ pub enum Unsupported {
     GoTypeKind,
     /// Inside a member: where its schema is written, its name, the package.
     Member {
-        at: String,
+        at: Place,
         name: String,
         package: &'static str,
         why: Box<Unsupported>,
@@ -63,7 +64,7 @@ impl Unsupported {
     /// This refusal as one about `member`, for the named `package`.
     pub fn in_member(self, member: &Member, package: &'static str) -> Self {
         Self::Member {
-            at: member.at.to_string(),
+            at: member.at.clone(),
             name: member.name.clone(),
             package,
             why: Box::new(self),
@@ -86,9 +87,49 @@ impl Unsupported {
         }
     }
 
-    /// The refusal as the diagnostics of a generator, shown at `template`.
-    pub fn at_template(self, template: String) -> Diagnostics {
-        Diagnostics::one(Diagnostic::file(template, self.to_string()))
+    /// Where in `protocol` this refusal is about: the innermost member, type
+    /// or variant it names.
+    pub fn place<'p>(&'p self, protocol: &'p Protocol) -> Option<&'p Place> {
+        let inner = match self {
+            Self::Member { why, .. } | Self::Type { why, .. } | Self::Variant { why, .. } => {
+                why.place(protocol)
+            }
+            _ => None,
+        };
+        inner.or(match self {
+            Self::Member { at, .. } => Some(at),
+            Self::Type { name, .. } => protocol.types.get(name).map(|named| &named.at),
+            Self::Variant { tag, .. } => protocol
+                .variants
+                .iter()
+                .find(|variant| &variant.tag == tag)
+                .map(|variant| &variant.at),
+            _ => None,
+        })
+    }
+
+    /// The refusal of `package` ("the Go module") as a diagnostic at its
+    /// place in the sources of `protocol`.
+    pub fn into_diagnostics(self, protocol: &Protocol, package: &str) -> Diagnostics {
+        let message = if self.names_a_member() {
+            self.to_string()
+        } else {
+            format!("the {package} cannot describe this schema: {self}")
+        };
+        let diagnostic = match self.place(protocol) {
+            Some(place) => place.diagnostic(message),
+            None => Diagnostic::file("schema", message),
+        };
+        Diagnostics::one(diagnostic)
+    }
+
+    /// Whether the refusal names a member (whose text names the package).
+    fn names_a_member(&self) -> bool {
+        match self {
+            Self::Member { .. } => true,
+            Self::Type { why, .. } | Self::Variant { why, .. } => why.names_a_member(),
+            _ => false,
+        }
     }
 }
 
@@ -120,14 +161,8 @@ impl fmt::Display for Unsupported {
                 "the Go module describes objects, tagged unions and string vocabularies only"
             ),
             Self::Member {
-                at,
-                name,
-                package,
-                why,
-            } => write!(
-                f,
-                "{at}: member `{name}`: the {package} cannot describe {why}"
-            ),
+                name, package, why, ..
+            } => write!(f, "member `{name}`: the {package} cannot describe {why}"),
             Self::Type { name, why } => write!(f, "type `{name}`: {why}"),
             Self::Variant { tag, why } => write!(f, "variant `{tag}`: {why}"),
         }

@@ -136,7 +136,7 @@ pub fn generate(
     version: &ProtocolVersion,
     home: &Home,
 ) -> Result<Files, Diagnostics> {
-    let refused = |why: Unsupported| why.at_template(format!("{TEMPLATE_DIR}/types.go.j2"));
+    let refused = |why: Unsupported| why.into_diagnostics(protocol, "Go module");
     let named = declarations::named_types(protocol).map_err(refused)?;
     let envelope = declarations::envelope(protocol).map_err(refused)?;
     let module = home.go_module(GO_DIR);
@@ -245,5 +245,11 @@ mod tests {
             problems.contains("member `target_uri`") && problems.contains("integer range"),
             "{problems}"
         );
+        // At the member's place in the schema, not at a template.
+        assert!(
+            problems.starts_with("#/oneOf/0/properties/target_uri"),
+            "{problems}"
+        );
+        assert!(!problems.contains("templates/"), "{problems}");
     }
 }

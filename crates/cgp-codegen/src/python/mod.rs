@@ -225,19 +225,9 @@ struct Builder<'p> {
 }
 
 fn refuse(at: &Place, what: &str) -> Diagnostic {
-    let message = format!("the Python package has no form for this schema: {what}");
-    match &at.location {
-        Some(location) => Diagnostic::at(
-            &location.file,
-            cgp_schema::json_text::Position {
-                line: location.line,
-                column: location.column,
-            },
-            Some(at.pointer.clone()),
-            message,
-        ),
-        None => Diagnostic::file(format!("#{}", at.pointer), message),
-    }
+    at.diagnostic(format!(
+        "the Python package has no form for this schema: {what}"
+    ))
 }
 
 /// `local-only` → `LOCAL_ONLY`.
