@@ -12,6 +12,8 @@
 //!   bundle), [`python`] (the package `cgp_types`), [`typescript`] (the npm
 //!   package) and [`go`] (the Go module), the last three rendered with
 //!   minijinja.
+//! - [`naming`]: the one naming of types, branches, members and constants
+//!   every target uses.
 //! - [`docs`]: the human docs, rendered with minijinja.
 //! - [`unsupported`]: why the Go or TypeScript generator refuses a shape.
 //! - [`validator`]: the single-pass validator crate, one module per bundle.
@@ -46,6 +48,7 @@ pub mod embed;
 pub mod gates;
 pub mod go;
 pub mod home;
+pub mod naming;
 pub mod output;
 pub mod plan;
 pub mod published;

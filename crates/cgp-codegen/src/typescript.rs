@@ -197,7 +197,7 @@ pub fn generate(
         "declarations": declarations,
         "variants": protocol.variants.iter().map(|v| json!({
             "tag": v.tag,
-            "name": format!("{}Envelope", v.name()),
+            "name": crate::naming::variant_type(v),
         })).collect::<Vec<_>>(),
         "vocabularies": protocol.open_vocabularies().iter().map(|named| named.name.clone()).collect::<Vec<_>>(),
         "shapes": serde_json::to_string_pretty(&Value::Object(shapes.clone())).unwrap_or_default(),
@@ -227,7 +227,7 @@ fn declarations(
     let mut declarations = Vec::new();
     let mut variant_names = Vec::new();
     for variant in &protocol.variants {
-        let name = format!("{}Envelope", variant.name());
+        let name = crate::naming::variant_type(variant);
         declarations.push(Declaration::interface(
             name.clone(),
             doc_lines(variant.annotations.description.as_deref()),
@@ -276,14 +276,7 @@ fn tagged_union(
     let mut declarations = Vec::new();
     let mut branch_names = Vec::new();
     for branch in &union.branches {
-        let branch_name = format!(
-            "{name}{}",
-            branch
-                .annotations
-                .title
-                .clone()
-                .unwrap_or_else(|| cgp_schema::model::pascal_case(&branch.tag))
-        );
+        let branch_name = crate::naming::branch_type(name, branch);
         let members = branch_members(union, branch);
         declarations.push(Declaration::interface(
             branch_name.clone(),
@@ -368,15 +361,11 @@ fn fields(members: &[Member]) -> Result<Vec<Field>, Unsupported> {
 /// A branch's members in the order the encoder writes them: the shared ones
 /// it does not redefine, then its own (the tag among them).
 fn branch_members(union: &TaggedUnion, branch: &Branch) -> Vec<Member> {
-    let mut members: Vec<Member> = union
-        .shared
-        .members
-        .iter()
-        .filter(|shared| branch.object.member(&shared.name).is_none())
+    union
+        .members_with_tag(branch)
+        .into_iter()
         .cloned()
-        .collect();
-    members.extend(branch.object.members.iter().cloned());
-    members
+        .collect()
 }
 
 /// The package name [`Unsupported::Member`] gives.

@@ -1,10 +1,11 @@
 //! The Go declarations of the model: named objects, tagged unions (the
 //! envelope among them) and string vocabularies, as the templates read them.
 
-use super::names::{doc_lines, pascal_case, quote, quoted_list};
+use super::names::{doc_lines, quote, quoted_list};
 use super::unit::{Unit, unit};
+use crate::naming::{branch_type, pascal_case, variant_type};
 use crate::unsupported::Unsupported;
-use cgp_schema::model::{Member, ObjectShape, Protocol, Shape, TaggedUnion};
+use cgp_schema::model::{ObjectShape, Protocol, Shape, TaggedUnion};
 use serde::Serialize;
 
 /// A tagged union (the envelope or a named one) over its branch units.
@@ -91,24 +92,13 @@ pub(super) fn named_types(protocol: &Protocol) -> Result<NamedTypes, Unsupported
 fn tagged_union(name: &str, doc: Vec<String>, union: &TaggedUnion) -> Result<Union, Unsupported> {
     let mut branches = Vec::new();
     for branch in &union.branches {
-        let branch_name = format!(
-            "{name}{}",
-            branch
-                .annotations
-                .title
-                .clone()
-                .unwrap_or_else(|| pascal_case(&branch.tag))
-        );
-        let mut members: Vec<Member> = union
-            .shared
-            .members
-            .iter()
-            .filter(|shared| branch.object.member(&shared.name).is_none())
-            .cloned()
-            .collect();
-        members.extend(branch.object.members.iter().cloned());
+        let branch_name = branch_type(name, branch);
         let object = ObjectShape {
-            members,
+            members: union
+                .members_with_tag(branch)
+                .into_iter()
+                .cloned()
+                .collect(),
             unknown_members: branch.object.unknown_members,
         };
         branches.push(unit(
@@ -136,7 +126,7 @@ pub(super) fn envelope(protocol: &Protocol) -> Result<Union, Unsupported> {
     let mut variants = Vec::new();
     for variant in &protocol.variants {
         variants.push(unit(
-            &format!("{}Envelope", variant.name()),
+            &variant_type(variant),
             doc_lines(variant.annotations.description.as_deref()),
             &variant.object,
             &protocol.tag,

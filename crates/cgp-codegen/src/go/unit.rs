@@ -1,8 +1,9 @@
 //! One struct of the Go module with its decoder and encoder: the statements
 //! each member adds to `types.go`, `decode.go` and `encode.go`.
 
-use super::names::{doc_lines, field_name, quote, quoted_list};
+use super::names::{doc_lines, quote, quoted_list};
 use super::shapes::{decode_call, default_value, encode_call, go_type};
+use crate::naming::go_field as field_name;
 use crate::unsupported::Unsupported;
 use cgp_schema::model::{Emit, Member, ObjectShape, Shape, UnknownMembers};
 use serde::Serialize;

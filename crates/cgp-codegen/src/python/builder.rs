@@ -74,16 +74,7 @@ impl Builder<'_> {
         let mut branches = Vec::new();
         let mut names = Vec::new();
         for branch in &union.branches {
-            let title = branch
-                .annotations
-                .title
-                .clone()
-                .unwrap_or_else(|| cgp_schema::model::pascal_case(&branch.tag));
-            let class = if title.starts_with(name) {
-                title
-            } else {
-                format!("{name}{title}")
-            };
+            let class = crate::naming::branch_type(name, branch);
             let members = union.members_of(branch);
             let owned: Vec<Member> = members.iter().map(|m| (*m).clone()).collect();
             let object = ObjectShape {

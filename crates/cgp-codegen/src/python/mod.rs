@@ -9,6 +9,7 @@
 //! package has no Python form for is an error at its source position, never a
 //! guess. The templates live in `templates/python/`.
 
+use crate::naming::{python_attribute as attribute_name, upper_constant as constant_name};
 use cgp_schema::ProtocolVersion;
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
 use cgp_schema::model::{
@@ -73,12 +74,6 @@ pub const RUNTIME: [(&str, &str); 4] = [
 ];
 
 /// Python's reserved words: a member called one of these gets a trailing `_`.
-const KEYWORDS: &[&str] = &[
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
-    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
-    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
-    "with", "yield",
-];
 
 #[derive(Debug, Serialize)]
 struct EnumView {
@@ -228,32 +223,6 @@ fn refuse(at: &Place, what: &str) -> Diagnostic {
     at.diagnostic(format!(
         "the Python package has no form for this schema: {what}"
     ))
-}
-
-/// `local-only` → `LOCAL_ONLY`.
-fn constant_name(value: &str) -> String {
-    let mut name: String = value
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_uppercase()
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
-        name.insert(0, '_');
-    }
-    name
-}
-
-fn attribute_name(member: &str) -> String {
-    if KEYWORDS.contains(&member) {
-        format!("{member}_")
-    } else {
-        member.to_owned()
-    }
 }
 
 /// The branches of a `_w.Union` as a tuple, each indented one level deeper

@@ -255,12 +255,21 @@ impl TaggedUnion {
 
     /// A branch's members with the shared ones, the tag member left out.
     pub fn members_of<'u>(&'u self, branch: &'u Branch) -> Vec<&'u Member> {
+        self.members_with_tag(branch)
+            .into_iter()
+            .filter(|member| member.name != self.tag)
+            .collect()
+    }
+
+    /// A branch's members in the order the canonical encoder writes them: the
+    /// shared ones the branch does not redefine, then its own (the tag member
+    /// among them when the branch declares it).
+    pub fn members_with_tag<'u>(&'u self, branch: &'u Branch) -> Vec<&'u Member> {
         self.shared
             .members
             .iter()
             .filter(|member| branch.object.member(&member.name).is_none())
             .chain(branch.object.members.iter())
-            .filter(|member| member.name != self.tag)
             .collect()
     }
 }
