@@ -55,6 +55,8 @@ pub mod published;
 pub mod python;
 pub mod rust;
 pub mod site;
+#[cfg(test)]
+mod snapshots;
 pub mod targets;
 #[cfg(test)]
 mod test_model;
