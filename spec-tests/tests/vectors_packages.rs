@@ -1,9 +1,11 @@
-//! Dogfooding the conformance vectors: the generated Python and TypeScript
-//! packages run them in their own test runners (`python -m unittest`,
-//! `node --test`, what `npm test` runs after building), and their harness
-//! programs go through `cgp vectors run`'s runner. Full tier: node, python3 and
-//! a pinned TypeScript compiler (installed under target/peers).
+//! Dogfooding the conformance vectors: every package target's harness program
+//! goes through `cgp vectors run`'s runner (one loop over the list of targets,
+//! `Language::ALL`), and the Python and TypeScript packages also run them in
+//! their own test runners (`python -m unittest`, `node --test`, what
+//! `npm test` runs after building). Full tier: node, python3, go and a pinned
+//! TypeScript compiler (installed under target/peers).
 
+use cgp_codegen::targets::Language;
 use cgp_vectors::harness::{Options, run};
 use cgp_vectors::report::Report;
 use cgp_vectors::{Case, read_cases};
@@ -53,9 +55,54 @@ fn disagreeing(report: &Report) -> Vec<String> {
     report.disagreements.iter().map(|d| d.id.clone()).collect()
 }
 
+/// The harness of every package target, through `cgp vectors run`'s runner:
+/// the reference's answer on every case.
 #[test]
 #[ignore = "full tier"]
-fn the_python_package_runs_the_vectors_with_unittest_and_its_harness() {
+fn every_package_harness_gives_the_reference_answer_on_every_vector() {
+    let mut harnessed = Vec::new();
+    for language in Language::ALL {
+        let report = match language {
+            // The typify crate is a library without a harness; the corpus
+            // and the randomised differential decode through it in Rust.
+            Language::Rust => continue,
+            Language::TypeScript => {
+                let harness =
+                    spec_tests::typescript::harness().unwrap_or_else(|problem| panic!("{problem}"));
+                through("node", &[&harness], Vec::new())
+            }
+            Language::Python => {
+                let package = cgp_test_support::repo().join(cgp_codegen::python::PYTHON_DIR);
+                through(
+                    "python3",
+                    &[Path::new("-m"), Path::new("cgp_types.harness")],
+                    vec![
+                        ("PYTHONPATH".into(), package.into_os_string()),
+                        ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
+                    ],
+                )
+            }
+            Language::Go => {
+                let harness =
+                    spec_tests::go::harness().unwrap_or_else(|problem| panic!("{problem}"));
+                through(&harness.to_string_lossy(), &[], Vec::new())
+            }
+        };
+        // Every case, the f32 overflow ones included (one policy: `null`).
+        assert_eq!(
+            disagreeing(&report),
+            Vec::<String>::new(),
+            "{language:?}: {report:#?}"
+        );
+        assert!(report.passed(), "{language:?}");
+        harnessed.push(language);
+    }
+    assert_eq!(harnessed.len(), Language::ALL.len() - 1, "{harnessed:?}");
+}
+
+#[test]
+#[ignore = "full tier"]
+fn the_python_package_runs_the_vectors_with_unittest_and_its_harness_with_msgspec() {
     let package = cgp_test_support::repo().join("generated/python");
     let output = Command::new("python3")
         .args(["-m", "unittest", "discover", "-s", "tests"])
@@ -66,27 +113,25 @@ fn the_python_package_runs_the_vectors_with_unittest_and_its_harness() {
     let text = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{text}");
     assert!(text.contains("Ran 1 test"), "{text}");
-    // The pure-Python path, then msgspec's fast decoder in front of it.
+    // msgspec's fast decoder in front of the pure-Python path (which the
+    // loop over every target above runs alone).
     let msgspec = spec_tests::peers::ensure_msgspec().unwrap_or_else(|problem| panic!("{problem}"));
-    let with_msgspec = std::env::join_paths([package.clone(), msgspec]).expect("paths join");
-    for python_path in [package.into_os_string(), with_msgspec] {
-        let report = through(
-            "python3",
-            &[Path::new("-m"), Path::new("cgp_types.harness")],
-            vec![
-                ("PYTHONPATH".into(), python_path),
-                ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
-            ],
-        );
-        // Every case, the f32 overflow ones included (one policy: `null`).
-        assert_eq!(disagreeing(&report), Vec::<String>::new(), "{report:#?}");
-        assert!(report.passed());
-    }
+    let with_msgspec = std::env::join_paths([package, msgspec]).expect("paths join");
+    let report = through(
+        "python3",
+        &[Path::new("-m"), Path::new("cgp_types.harness")],
+        vec![
+            ("PYTHONPATH".into(), with_msgspec),
+            ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
+        ],
+    );
+    assert_eq!(disagreeing(&report), Vec::<String>::new(), "{report:#?}");
+    assert!(report.passed());
 }
 
 #[test]
 #[ignore = "full tier"]
-fn the_typescript_package_runs_the_vectors_with_node_test_and_its_harness() {
+fn the_typescript_package_runs_the_vectors_with_node_test() {
     let harness = spec_tests::typescript::harness().unwrap_or_else(|problem| panic!("{problem}"));
     // The built copy: dist/ beside a copy of the package's test/.
     let built = harness
@@ -106,7 +151,4 @@ fn the_typescript_package_runs_the_vectors_with_node_test_and_its_harness() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(text.contains("# pass 1"), "{text}");
-    let report = through("node", &[&harness], Vec::new());
-    assert_eq!(disagreeing(&report), Vec::<String>::new(), "{report:#?}");
-    assert!(report.passed());
 }

@@ -90,6 +90,17 @@ struct Page {
     examples: Vec<ExampleView>,
 }
 
+/// One generated package, as the index lists it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Package {
+    /// The language, as people write it.
+    pub language: String,
+    /// Where it is, relative to the repository root.
+    pub dir: String,
+    /// How a user adds it to a project.
+    pub install: String,
+}
+
 /// Renders every docs page from the protocol model of the interop bundle.
 /// Returns `(path relative to the repository root, contents)` pairs, sorted by
 /// path.
@@ -99,6 +110,7 @@ pub fn render(
     protocol_version: &str,
     examples: &[Example],
     spec_file: &str,
+    packages: &[Package],
 ) -> Result<Vec<(String, String)>, Diagnostic> {
     render_at(
         templates,
@@ -106,7 +118,7 @@ pub fn render(
         protocol_version,
         examples,
         spec_file,
-        false,
+        Some(packages),
     )
 }
 
@@ -122,7 +134,7 @@ pub fn render_older(
     protocol_version: &str,
     spec_file: &str,
 ) -> Result<Vec<(String, String)>, Diagnostic> {
-    render_at(templates, protocol, protocol_version, &[], spec_file, true)
+    render_at(templates, protocol, protocol_version, &[], spec_file, None)
 }
 
 fn render_at(
@@ -131,8 +143,10 @@ fn render_at(
     protocol_version: &str,
     examples: &[Example],
     spec_file: &str,
-    older: bool,
+    packages: Option<&[Package]>,
 ) -> Result<Vec<(String, String)>, Diagnostic> {
+    // An older version's docs have no packages: only the working one is generated.
+    let older = packages.is_none();
     let directions = protocol.directions();
     let used_by = protocol.used_by();
     let mut pages: Vec<Page> = protocol
@@ -156,6 +170,7 @@ fn render_at(
         protocol,
         protocol_version,
         spec_file,
+        packages: packages.unwrap_or_default(),
         // From a version's docs directory to `generated/docs/`.
         docs_root: if older { "../" } else { "" },
     };
@@ -267,6 +282,8 @@ struct Rendering<'a> {
     protocol: &'a Protocol,
     protocol_version: &'a str,
     spec_file: &'a str,
+    /// The packages generated for this version (none for an older one).
+    packages: &'a [Package],
     /// From the version's docs directory to `generated/docs/`.
     docs_root: &'a str,
 }
@@ -334,6 +351,7 @@ impl Rendering<'_> {
                     "types": pages.iter().filter(|p| p.kind != "variant").collect::<Vec<_>>(),
                     "spec_file": self.spec_file,
                     "docs_root": self.docs_root,
+                    "packages": self.packages,
                 })))
             })
             .map_err(|error| {

@@ -8,7 +8,7 @@
 //! Nothing here touches the disk except reading the inputs.
 
 pub use crate::published::published_path;
-use crate::targets::{Input, generate_all};
+use crate::targets::{Input, Language, generate_all};
 use crate::{docs, embed, validator, vectors};
 use cgp_check::Validator;
 use cgp_gates::corpus::{self, Example};
@@ -200,10 +200,19 @@ pub fn generate(root: &Path) -> Result<Generation, Diagnostics> {
     files.extend(generate_all(&input)?);
     strict.check_describable()?;
     strict.check_defaults()?;
+    let packages: Vec<docs::Package> = Language::ALL
+        .iter()
+        .map(|language| docs::Package {
+            language: language.name().to_owned(),
+            dir: language.target().dir().to_owned(),
+            install: language.target().install(&home, &set.version),
+        })
+        .collect();
     files.extend(docs_of_every_version(
         &set.version,
         protocol,
         &examples,
+        &packages,
         &older,
     )?);
     if !releases.is_empty() {
@@ -274,6 +283,7 @@ fn docs_of_every_version(
     working: &ProtocolVersion,
     protocol: &cgp_schema::model::Protocol,
     examples: &[Example],
+    packages: &[docs::Package],
     older: &[(ProtocolVersion, Bundle)],
 ) -> Result<Files, Diagnostics> {
     let version = working.to_string();
@@ -285,6 +295,7 @@ fn docs_of_every_version(
             &version,
             examples,
             SPEC_FILE,
+            packages,
         )
         .map_err(Diagnostics::one)?,
     );

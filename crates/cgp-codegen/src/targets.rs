@@ -134,8 +134,7 @@ pub trait Target: Sync {
         None
     }
 
-    /// How a user adds the released package to a project, one command or
-    /// snippet for the docs.
+    /// How a user adds the package to a project: one command, for the docs.
     fn install(&self, home: &Home, version: &ProtocolVersion) -> String;
 }
 

@@ -171,7 +171,7 @@ impl crate::targets::Target for TypeScriptPackage {
 
     fn install(&self, _home: &crate::home::Home, version: &ProtocolVersion) -> String {
         format!(
-            "npm install path/to/cgp-types-{}.{}.0.tgz  # npm pack in {TYPESCRIPT_DIR}",
+            "npm install path/to/cgp-types-{}.{}.0.tgz",
             version.major, version.minor
         )
     }

@@ -261,6 +261,7 @@ fn a_broken_template_is_named() {
         &generation.set.version.to_string(),
         &generation.examples,
         "SPEC.md",
+        &[],
     )
     .expect_err("broken template");
     let text = error.to_string();

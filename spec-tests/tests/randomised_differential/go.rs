@@ -3,16 +3,7 @@
 //! faces.
 
 use super::compare::{compare, none};
-use super::typescript::{f32_lines, generated_and_mutated_lines};
-
-/// Generated envelopes and mutations of them, through the Go module in one
-/// batch: the reference decoder's verdict on every line, and byte-identical
-/// re-encoding of every line it accepts.
-#[test]
-#[ignore = "full tier"]
-fn generated_go_module_agrees_with_the_reference_on_generated_and_mutated_lines() {
-    agrees_with_the_reference(&generated_and_mutated_lines());
-}
+use super::typescript::f32_lines;
 
 /// `lines`, mutations among them, through the Go module in one batch: the
 /// reference's verdict on every line and its bytes for every line it accepts.

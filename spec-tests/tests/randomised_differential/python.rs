@@ -7,13 +7,13 @@
 //! the generated lines in `main.rs`.
 
 use super::compare::compare;
-use super::typescript::{f32_lines, generated_and_mutated_lines};
+use super::typescript::f32_lines;
 
-#[test]
-#[ignore = "full tier"]
-fn with_msgspec_the_python_package_agrees_with_the_reference_on_generated_and_mutated_lines() {
+/// `lines` and the `f32` lines through the Python package with msgspec: the
+/// reference's verdict on every line and its bytes for every line it accepts.
+pub(super) fn agrees_with_the_reference(lines: &[String]) {
     let msgspec = spec_tests::peers::ensure_msgspec().unwrap_or_else(|problem| panic!("{problem}"));
-    let mut lines = generated_and_mutated_lines();
+    let mut lines = lines.to_vec();
     lines.extend(f32_lines());
     let cases: Vec<(String, String)> = lines
         .iter()

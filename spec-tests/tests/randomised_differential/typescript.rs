@@ -67,19 +67,19 @@ pub(super) fn generated_and_mutated_lines() -> Vec<String> {
     })
 }
 
-#[test]
-#[ignore = "full tier"]
-fn generated_typescript_package_agrees_with_the_reference_on_generated_and_mutated_lines() {
-    let lines = generated_and_mutated_lines();
+/// `lines`, mutations among them, through the TypeScript package in one
+/// batch: the reference's verdict on every line, its bytes for every line it
+/// accepts, and the fast path's values and bytes the exact path's.
+pub(super) fn agrees_with_the_reference(lines: &[String]) {
     let outcomes =
-        spec_tests::typescript::decode_lines(&lines).unwrap_or_else(|error| panic!("{error}"));
-    let comparison = compare("typescript", &lines, &outcomes, none);
+        spec_tests::typescript::decode_lines(lines).unwrap_or_else(|error| panic!("{error}"));
+    let comparison = compare("typescript", lines, &outcomes, none);
     comparison.assert_no_line_differs(20);
     comparison.assert_mutations_bite();
     // The same lines, the fast path against the exact one: same values, same
     // bytes, and the fast path takes most canonical lines (half are mutated).
     let fast =
-        spec_tests::typescript::fast_path_agrees(&lines).unwrap_or_else(|error| panic!("{error}"));
+        spec_tests::typescript::fast_path_agrees(lines).unwrap_or_else(|error| panic!("{error}"));
     assert!(
         fast > lines.len() / 3,
         "the fast path decoded only {fast} of {} lines",

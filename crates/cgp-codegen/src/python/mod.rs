@@ -163,7 +163,7 @@ impl crate::targets::Target for PythonPackage {
     }
 
     fn install(&self, _home: &crate::home::Home, _version: &ProtocolVersion) -> String {
-        format!("pip install \"./{PYTHON_DIR}[fast]\"  # from a clone; [fast] adds msgspec")
+        format!("pip install \"./{PYTHON_DIR}[fast]\"")
     }
 }
 

@@ -98,7 +98,7 @@ impl Target for RustCrate {
     }
 
     fn install(&self, _home: &Home, _version: &ProtocolVersion) -> String {
-        format!("cgp-generated = {{ path = \"{RUST_CRATE_DIR}\" }}  # in Cargo.toml; not published")
+        format!("cargo add cgp-generated --path {RUST_CRATE_DIR}")
     }
 }
 
