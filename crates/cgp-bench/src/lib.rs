@@ -41,12 +41,14 @@ mod typescript;
 pub use corpus::{Corpus, Mix, SHORT_LINE, interop_bundle};
 pub use external::cgp_validate;
 pub use machine::Machine;
+use measure::Figure;
 pub use measure::{CliFormat, Measure, Sample, Throughput};
 pub use report::{LINEAR_GROWTH, NOTES_MARKER, Report, Row, SchemaRun, Target, with_notes};
 pub use scaling::{load_scaled, scaled_tree, schema_scaling};
 
 use cgp_check::Validator;
 use cgp_check::transcript::check_verdict;
+use cgp_codegen::targets::Language;
 use cgp_schema::Bundle;
 use cgp_schema::model::{Protocol, Reading};
 use external::{peers_on, pydantic_models, python_package_on};
@@ -366,20 +368,11 @@ fn measure_sample(
         }
     }
     if let Some(peers) = &config.peers {
-        let bundle = &tools.bundle_path;
-        figures.extend(peers_on(config, peers, bundle, corpus, &path)?);
-        let scripts = config.repo.join("spec-tests/peers");
-        figures.extend(typescript::typescript_on(
-            &scripts, peers, bundle, corpus, &path, rounds,
-        )?);
-        figures.extend(go::go_on(corpus, &path, rounds)?);
+        figures.extend(peers_on(config, peers, &tools.bundle_path, corpus, &path)?);
     }
-    figures.extend(python_package_on(
-        config,
-        tools.pydantic.as_ref(),
-        corpus,
-        &path,
-    )?);
+    for language in Language::ALL {
+        figures.extend(package_figures(language, tools, corpus, &path)?);
+    }
     Ok(figures
         .into_iter()
         .map(|(measure, throughput, note)| Row {
@@ -389,6 +382,33 @@ fn measure_sample(
             note,
         })
         .collect())
+}
+
+/// The figures of one package target on the transcript at `path`, each
+/// beside its alternative measured in the same process.
+fn package_figures(
+    language: Language,
+    tools: &Tools,
+    corpus: &Corpus,
+    path: &Path,
+) -> Result<Vec<Figure>, BenchError> {
+    let config = tools.config;
+    match (language, &config.peers) {
+        // The typify crate decodes in process ([`Measure::DecodeGenerated`]).
+        (Language::Rust, _) => Ok(Vec::new()),
+        (Language::TypeScript, Some(peers)) => typescript::typescript_on(
+            &config.repo.join("spec-tests/peers"),
+            peers,
+            &tools.bundle_path,
+            corpus,
+            path,
+            tools.rounds,
+        ),
+        (Language::Go, Some(_)) => go::go_on(corpus, path, tools.rounds),
+        (Language::Python, _) => python_package_on(config, tools.pydantic.as_ref(), corpus, path),
+        // Without the peers (node, the Go toolchain's caches) installed.
+        (Language::TypeScript | Language::Go, None) => Ok(Vec::new()),
+    }
 }
 
 /// The figures of whole tools rather than samples: codegen and check on
