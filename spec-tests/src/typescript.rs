@@ -227,3 +227,34 @@ pub fn fast_path_agrees(lines: &[String]) -> Result<usize, String> {
         .map(|fast| fast as usize)
         .ok_or_else(|| format!("node answered {answer}"))
 }
+
+/// The lines of `lines` (each one the package accepts) that the package's fast
+/// path leaves to its exact path, decoding or encoding, as its own
+/// `decodeEnvelope`, `encodeEnvelope` and `fastPathStats()` count them:
+/// `Ok(missed)`, `missed` naming at most 20 (`path: line`) and the total.
+pub fn fast_path_misses(lines: &[String]) -> Result<(Vec<String>, u64), String> {
+    let entry = built_package()?;
+    let dist = entry
+        .parent()
+        .ok_or("the package's entry has no directory")?;
+    let output = run_on_lines("typescript_fast_path_misses.mjs", dist, lines)?;
+    let answer: serde_json::Value = serde_json::from_slice(&output.stdout)
+        .map_err(|error| format!("node's answer: {error}"))?;
+    let count = |key: &str| answer.get(key).and_then(serde_json::Value::as_u64);
+    let (Some(read), Some(decode), Some(encode), Some(missed)) = (
+        count("lines"),
+        count("decodeMisses"),
+        count("encodeMisses"),
+        answer.get("missed").and_then(serde_json::Value::as_array),
+    ) else {
+        return Err(format!("node answered {answer}"));
+    };
+    if read != lines.len() as u64 {
+        return Err(format!("node read {read} of {} lines", lines.len()));
+    }
+    let named = missed
+        .iter()
+        .map(|miss| format!("{}: {}", miss["path"], miss["line"]))
+        .collect();
+    Ok((named, decode + encode))
+}

@@ -14,18 +14,16 @@
 //! the model.
 
 mod codec;
+mod descriptor;
 
 use crate::Files;
 use crate::rust::COMMAND;
 use crate::unsupported::Unsupported;
 use cgp_schema::ProtocolVersion;
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
-use cgp_schema::model::{
-    Branch, Emit, Member, ObjectShape, Protocol, Shape, TaggedUnion, UnknownMembers,
-};
+use cgp_schema::model::{Branch, Member, Protocol, Shape, TaggedUnion};
 use minijinja::value::Serde;
 use serde::Serialize;
-use serde_json::Map;
 use serde_json::{Value, json};
 
 /// Where the package goes, relative to the repository root.
@@ -200,7 +198,7 @@ pub fn generate(
             "name": crate::naming::variant_type(v),
         })).collect::<Vec<_>>(),
         "vocabularies": protocol.open_vocabularies().iter().map(|named| named.name.clone()).collect::<Vec<_>>(),
-        "shapes": serde_json::to_string_pretty(&Value::Object(shapes.clone())).unwrap_or_default(),
+        "shapes": serde_json::to_string_pretty(&shapes).unwrap_or_default(),
     });
     let mut files = render(&context)?;
     for (name, text) in RUNTIME {
@@ -221,9 +219,7 @@ pub fn generate(
 
 /// The declarations of `types.ts` (the envelope variants, the named types,
 /// then the envelope) and the table of every shape, by type name.
-fn declarations(
-    protocol: &Protocol,
-) -> Result<(Vec<Declaration>, Map<String, Value>), Unsupported> {
+fn declarations(protocol: &Protocol) -> Result<(Vec<Declaration>, descriptor::Table), Unsupported> {
     let mut declarations = Vec::new();
     let mut variant_names = Vec::new();
     for variant in &protocol.variants {
@@ -235,7 +231,7 @@ fn declarations(
         ));
         variant_names.push(name);
     }
-    let mut shapes = Map::new();
+    let mut shapes = descriptor::Table::default();
     for (name, named) in &protocol.types {
         let doc = doc_lines(named.annotations.description.as_deref());
         match &named.shape {
@@ -255,10 +251,10 @@ fn declarations(
         }
         shapes.insert(
             name.clone(),
-            descriptor(&named.shape, true).map_err(|why| why.in_type(name))?,
+            descriptor::descriptor(&named.shape, true).map_err(|why| why.in_type(name))?,
         );
     }
-    shapes.insert("Envelope".into(), envelope_descriptor(protocol)?);
+    shapes.insert("Envelope".into(), descriptor::envelope(protocol)?);
     declarations.push(Declaration::alias(
         "Envelope".into(),
         doc_lines(protocol.annotations.description.as_deref()),
@@ -291,27 +287,6 @@ fn tagged_union(
         branch_names.join(" | "),
     ));
     Ok(declarations)
-}
-
-/// The envelope's entry of the shape table: a positional union on its tag.
-fn envelope_descriptor(protocol: &Protocol) -> Result<Value, Unsupported> {
-    Ok(json!({
-        "kind": "union",
-        "tag": protocol.tag,
-        "index": false,
-        "positional": true,
-        "branches": protocol
-            .variants
-            .iter()
-            .map(|variant| {
-                Ok(json!({
-                    "tag": variant.tag,
-                    "members": members_descriptor(&variant.object)
-                        .map_err(|why| why.in_variant(&variant.tag))?,
-                }))
-            })
-            .collect::<Result<Vec<_>, Unsupported>>()?,
-    }))
 }
 
 /// The [`TEMPLATES`] rendered with `context`.
@@ -434,135 +409,6 @@ fn ts_type(shape: &Shape) -> Result<String, Unsupported> {
         Shape::TaggedUnion(_) => return Err(Unsupported::UnnamedTaggedUnion),
         Shape::Unsupported(why) => return Err(Unsupported::Model(why.clone())),
     })
-}
-
-/// The table entry the runtime walks for a shape. `named` says the shape is a
-/// whole `$defs` type (a tagged union is only allowed there).
-fn descriptor(shape: &Shape, named: bool) -> Result<Value, Unsupported> {
-    Ok(match shape {
-        Shape::Any => json!({"kind": "any"}),
-        Shape::Named(name) => json!({"kind": "ref", "name": name}),
-        Shape::Null => json!({"kind": "null"}),
-        Shape::Boolean => json!({"kind": "boolean"}),
-        Shape::Integer(integer) => {
-            if integer.multiple_of.is_some() {
-                return Err(Unsupported::IntegerMultipleOf);
-            }
-            json!({
-                "kind": "integer",
-                "min": integer.minimum.map(|value| value.to_string()),
-                "max": integer.maximum.map(|value| value.to_string()),
-                "big": needs_bigint(integer.minimum, integer.maximum),
-            })
-        }
-        Shape::Number(number) => {
-            if number.multiple_of.is_some() {
-                return Err(Unsupported::NumberMultipleOf);
-            }
-            let limit = |limit: &Option<cgp_schema::model::Limit>| {
-                limit
-                    .as_ref()
-                    .map(|limit| json!({"value": limit.value, "exclusive": limit.exclusive}))
-            };
-            json!({
-                "kind": "number",
-                "f32": number.format.as_deref() == Some("float"),
-                "min": limit(&number.minimum),
-                "max": limit(&number.maximum),
-            })
-        }
-        Shape::String(string) => {
-            if string.pattern.is_some() {
-                return Err(Unsupported::Pattern);
-            }
-            json!({
-                "kind": "string",
-                "minLength": string.min_length,
-                "maxLength": string.max_length,
-            })
-        }
-        Shape::Const(value) => json!({"kind": "const", "value": value}),
-        Shape::Enum(values) if values.iter().all(Value::is_string) => {
-            json!({"kind": "enum", "values": values})
-        }
-        Shape::Enum(_) => return Err(Unsupported::NonStringEnum),
-        Shape::OpenVocabulary(_) => json!({"kind": "vocabulary"}),
-        Shape::Array(array) => {
-            if array.unique_items {
-                return Err(Unsupported::UniqueItems);
-            }
-            json!({
-                "kind": "array",
-                "items": descriptor(&array.items, false)?,
-                "minItems": array.min_items,
-                "maxItems": array.max_items,
-            })
-        }
-        Shape::Object(object) => json!({
-            "kind": "object",
-            "members": members_descriptor(object)?,
-            "closed": object.unknown_members == UnknownMembers::Rejected,
-        }),
-        Shape::TaggedUnion(union) if named => {
-            let branches = union
-                .branches
-                .iter()
-                .map(|branch| {
-                    let members = branch_members(union, branch);
-                    Ok(json!({
-                        "tag": branch.tag,
-                        "members": members_descriptor(&ObjectShape {
-                            members,
-                            unknown_members: branch.object.unknown_members,
-                        })?,
-                    }))
-                })
-                .collect::<Result<Vec<_>, Unsupported>>()?;
-            json!({
-                "kind": "union",
-                "tag": union.tag,
-                "index": true,
-                "positional": false,
-                "branches": branches,
-            })
-        }
-        Shape::TaggedUnion(_) => return Err(Unsupported::UnnamedTaggedUnion),
-        Shape::Nullable(inner) => json!({"kind": "nullable", "inner": descriptor(inner, false)?}),
-        Shape::Excluding(inner, values) => json!({
-            "kind": "excluding",
-            "inner": descriptor(inner, false)?,
-            "values": values,
-        }),
-        Shape::Unsupported(why) => return Err(Unsupported::Model(why.clone())),
-    })
-}
-
-/// The members of an object, in the order the canonical encoder writes them.
-fn members_descriptor(object: &ObjectShape) -> Result<Value, Unsupported> {
-    if object.unknown_members == UnknownMembers::Rejected {
-        return Err(Unsupported::ClosedObject);
-    }
-    let members = object
-        .members
-        .iter()
-        .map(|member| {
-            let emit = match (member.required, member.emit()) {
-                (true, _) | (false, Some(Emit::Always)) => "always",
-                (false, Some(Emit::OmitIfAbsent) | None) => "absent",
-                (false, Some(Emit::OmitIfEmpty)) => "empty",
-                (false, Some(Emit::OmitIfDefault)) => "default",
-            };
-            Ok(json!({
-                "name": member.name,
-                "required": member.required,
-                "emit": emit,
-                "default": member.annotations.default,
-                "shape": descriptor(&member.shape, false)
-                    .map_err(|why| why.in_member(member, PACKAGE))?,
-            }))
-        })
-        .collect::<Result<Vec<_>, Unsupported>>()?;
-    Ok(Value::Array(members))
 }
 
 #[cfg(test)]

@@ -39,6 +39,25 @@ export function miss(): never {
   throw MISS;
 }
 
+/**
+ * How many lines `decodeLine` and values `encodeLine` left to the exact path
+ * since the module loaded (wire.ts counts them where it catches the miss).
+ * Diagnostic only: the tests hold the fast path to no miss on valid canonical
+ * lines, so a shape the generated functions stopped reading cannot pass unseen.
+ */
+export const MISSES = { decode: 0, encode: 0 };
+
+/** What the fast path has missed so far: diagnostic only (see {@link MISSES}). */
+export interface FastPathStats {
+  readonly decodeMisses: number;
+  readonly encodeMisses: number;
+}
+
+/** A snapshot of the fast path's miss counts: diagnostic only. */
+export function fastPathStats(): FastPathStats {
+  return { decodeMisses: MISSES.decode, encodeMisses: MISSES.encode };
+}
+
 /** The line being read. */
 let text = "";
 /** Where the reading is. */

@@ -5,3 +5,4 @@ export * from "./types.js";
 export { WireError } from "./json.js";
 export { decodeEnvelope, decodeLine, encodeEnvelope, encodeLine } from "./wire.js";
 export { LineTooLongError, MAX_LINE_BYTES, readLines } from "./lines.js";
+export { fastPathStats, type FastPathStats } from "./fast.js";

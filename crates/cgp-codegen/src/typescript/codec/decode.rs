@@ -1,6 +1,7 @@
 //! The read functions of `codec.ts`: a TypeScript expression, and the functions
 //! it calls, reading a value of each shape straight from the line.
 
+use super::super::descriptor::BranchDescriptor;
 use super::*;
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -12,85 +13,83 @@ impl Writer {
     }
 
     /// A TypeScript expression reading a value of `shape` from the line.
-    pub(super) fn decode(&mut self, shape: &Value) -> String {
-        let kind = shape.get("kind").and_then(Value::as_str).unwrap_or("");
-        match kind {
-            "ref" => format!(
-                "read{}()",
-                ident(shape.get("name").and_then(Value::as_str).unwrap_or(""))
-            ),
-            "null" => "nul()".into(),
-            "boolean" => "bool()".into(),
-            "integer" => {
-                let (min, max) = (
-                    int_bound(&shape["min"], true),
-                    int_bound(&shape["max"], false),
-                );
-                let big = shape.get("big").and_then(Value::as_bool) == Some(true);
-                format!("{}({min}, {max})", if big { "bigInt" } else { "int" })
+    pub(super) fn decode(&mut self, shape: &Descriptor) -> String {
+        match shape {
+            // The exact path reads any JSON value.
+            Descriptor::Any => "miss()".into(),
+            Descriptor::Ref { name } => format!("read{}()", ident(name)),
+            Descriptor::Null => "nul()".into(),
+            Descriptor::Boolean => "bool()".into(),
+            Descriptor::Integer { min, max, big } => {
+                let (min, max) = (int_bound(*min, true), int_bound(*max, false));
+                format!("{}({min}, {max})", if *big { "bigInt" } else { "int" })
             }
-            "number" => {
-                let (min, min_exclusive) = number_limit(&shape["min"], true);
-                let (max, max_exclusive) = number_limit(&shape["max"], false);
-                let f32 = shape.get("f32").and_then(Value::as_bool) == Some(true);
+            Descriptor::Number { f32, min, max } => {
+                let (min, min_exclusive) = number_limit(min.as_ref(), true);
+                let (max, max_exclusive) = number_limit(max.as_ref(), false);
                 format!(
                     "{}({min}, {min_exclusive}, {max}, {max_exclusive})",
-                    if f32 { "f32" } else { "num" }
+                    if *f32 { "f32" } else { "num" }
                 )
             }
-            "string" => {
-                let (min, max) = (shape.get("minLength"), shape.get("maxLength"));
-                if min.is_some_and(|v| !v.is_null()) || max.is_some_and(|v| !v.is_null()) {
-                    format!("strLength({}, {})", count(min, "0"), count(max, "Infinity"))
+            Descriptor::String {
+                min_length,
+                max_length,
+            } => {
+                if min_length.is_some() || max_length.is_some() {
+                    format!(
+                        "strLength({}, {})",
+                        count(*min_length, "0"),
+                        count(*max_length, "Infinity")
+                    )
                 } else {
                     "str()".into()
                 }
             }
-            "vocabulary" => "str()".into(),
-            "const" => match shape.get("value") {
-                Some(Value::String(text)) => exactly(text),
-                Some(Value::Null) => "nul()".into(),
-                Some(Value::Bool(value)) => format!("(bool() === {value} ? {value} : miss())"),
-                _ => "miss()".into(),
+            Descriptor::Vocabulary => "str()".into(),
+            Descriptor::Const { value } => match value {
+                Value::String(text) => exactly(text),
+                Value::Null => "nul()".into(),
+                Value::Bool(value) => format!("(bool() === {value} ? {value} : miss())"),
+                Value::Number(_) | Value::Array(_) | Value::Object(_) => "miss()".into(),
             },
-            "enum" => {
-                let values = shape
-                    .get("values")
-                    .and_then(Value::as_array)
-                    .cloned()
-                    .unwrap_or_default();
-                let choices = self.choices(&values);
+            Descriptor::Enum { values } => {
+                let choices = self.choices(values);
                 format!("oneOf({choices})")
             }
-            "nullable" => {
-                let inner = self.decode(&shape["inner"]);
+            Descriptor::Nullable { inner } => {
+                let inner = self.decode(inner);
                 format!("(isNull() ? null : {inner})")
             }
-            "array" => self.decode_array(shape),
-            "object" => {
+            Descriptor::Array {
+                items,
+                min_items,
+                max_items,
+            } => self.decode_array(items, *min_items, *max_items),
+            Descriptor::Object { members, .. } => {
                 let name = self.fresh("readObject");
-                let body = self.decode_members(&shape["members"], None);
+                let body = self.decode_members(members, None);
                 let _ = write!(
                     self.functions,
                     "\nfunction {name}(): unknown {{\n{body}}}\n"
                 );
                 format!("{name}()")
             }
-            "union" => self.decode_union(shape),
-            "excluding" => self.decode_excluding(shape),
-            // `any`, and whatever else: the exact path reads it.
-            _ => "miss()".into(),
+            Descriptor::Union { tag, branches, .. } => self.decode_union(tag, branches),
+            Descriptor::Excluding { inner, values } => self.decode_excluding(inner, values),
         }
     }
 
     /// A function reading an array of `shape`'s items, and the call of it.
-    pub(super) fn decode_array(&mut self, shape: &Value) -> String {
+    pub(super) fn decode_array(
+        &mut self,
+        items: &Descriptor,
+        min_items: Option<u64>,
+        max_items: Option<u64>,
+    ) -> String {
         let name = self.fresh("readList");
-        let item = self.decode(&shape["items"]);
-        let (min, max) = (
-            count(shape.get("minItems"), "0"),
-            count(shape.get("maxItems"), "Infinity"),
-        );
+        let item = self.decode(items);
+        let (min, max) = (count(min_items, "0"), count(max_items, "Infinity"));
         let mut checks = Vec::new();
         if min != "0" {
             checks.push(format!("out.length < {min}"));
@@ -112,16 +111,11 @@ impl Writer {
         format!("{name}()")
     }
 
-    /// A function reading `shape`'s inner value and refusing the excluded
-    /// ones, and the call of it.
-    pub(super) fn decode_excluding(&mut self, shape: &Value) -> String {
+    /// A function reading an `inner` value and refusing the excluded
+    /// `values`, and the call of it.
+    pub(super) fn decode_excluding(&mut self, inner: &Descriptor, values: &[Value]) -> String {
         let name = self.fresh("readExcluding");
-        let inner = self.decode(&shape["inner"]);
-        let values = shape
-            .get("values")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
+        let inner = self.decode(inner);
         let check = if values.iter().all(primitive) {
             format!(
                 "[{}].includes(decoded as never)",
@@ -130,7 +124,7 @@ impl Writer {
         } else {
             format!(
                 "({}).some((excluded: unknown) => sameValue(decoded, excluded))",
-                Value::Array(values)
+                Value::Array(values.to_vec())
             )
         };
         let _ = write!(
@@ -145,16 +139,17 @@ impl Writer {
     /// line, in any order, each once, and building the decoded object with
     /// its members in their declared order; `tag` is a union branch's
     /// (member, value), which the object must hold.
-    pub(super) fn decode_members(&mut self, members: &Value, tag: Option<(&str, &str)>) -> String {
-        let members: Vec<&Value> = members.as_array().into_iter().flatten().collect();
+    pub(super) fn decode_members(
+        &mut self,
+        members: &[MemberDescriptor],
+        tag: Option<(&str, &str)>,
+    ) -> String {
         // `member` (fast.ts) takes the raw text between a name's quotes for
         // the name, which holds only for a name JSON writes without an
         // escape: no member of the protocol needs one, and an object with one
         // that did is left to the exact path.
         let plain = |name: &str| !Value::String(name.to_owned()).to_string().contains('\\');
-        let member_names = members
-            .iter()
-            .map(|member| member.get("name").and_then(Value::as_str).unwrap_or(""));
+        let member_names = members.iter().map(|member| member.name.as_str());
         if !member_names.chain(tag.map(|(name, _)| name)).all(plain) {
             return "  return miss();\n".into();
         }
@@ -164,7 +159,7 @@ impl Writer {
         let mut build = String::from("  const out: Record<string, unknown> = {};\n");
         let mut tag_declared = false;
         for (at, member) in members.iter().enumerate() {
-            let name = member.get("name").and_then(Value::as_str).unwrap_or("");
+            let name = member.name.as_str();
             let key = Value::String(name.to_owned()).to_string();
             names.push(key.clone());
             let local = format!("v{at}");
@@ -187,14 +182,13 @@ impl Writer {
                     continue;
                 }
             }
-            let decoded = self.decode(&member["shape"]);
+            let decoded = self.decode(&member.shape);
             let _ = writeln!(
                 cases,
                 "        case {at}:\n          if ({local} !== ABSENT) throw MISS;\n          \
                  {local} = {decoded};\n          break;"
             );
-            let required = member.get("required").and_then(Value::as_bool) == Some(true);
-            if required {
+            if member.required {
                 let _ = writeln!(
                     build,
                     "  if ({local} === ABSENT) throw MISS;\n  out[{key}] = {local};"
@@ -202,7 +196,7 @@ impl Writer {
             } else {
                 // Absent: the default, if any; present as `null`: left out.
                 let present = format!("if ({local} !== null) out[{key}] = {local};");
-                let _ = match member.get("default") {
+                let _ = match &member.default {
                     Some(default) if !default.is_null() => writeln!(
                         build,
                         "  if ({local} === ABSENT) out[{key}] = {};\n  else {present}",
@@ -243,11 +237,7 @@ impl Writer {
     }
 
     /// The constant list of the strings `values`, declared once.
-    pub(super) fn choices(&mut self, values: &[Value]) -> String {
-        let strings: Vec<String> = values
-            .iter()
-            .filter_map(|value| value.as_str().map(str::to_owned))
-            .collect();
+    pub(super) fn choices(&mut self, strings: &[String]) -> String {
         let at = match self.choice_lists.iter().position(|known| *known == strings) {
             Some(at) => at,
             None => {
@@ -261,7 +251,7 @@ impl Writer {
                     "const VALUES{at}: readonly string[] = [{}];",
                     listed.join(", ")
                 );
-                self.choice_lists.push(strings);
+                self.choice_lists.push(strings.to_vec());
                 at
             }
         };
@@ -287,20 +277,14 @@ impl Writer {
         format!("NAMES{at}")
     }
 
-    pub(super) fn decode_union(&mut self, shape: &Value) -> String {
+    pub(super) fn decode_union(&mut self, tag: &str, branches: &[BranchDescriptor]) -> String {
         let name = self.fresh("readUnion");
-        let tag = shape.get("tag").and_then(Value::as_str).unwrap_or("");
         let key = Value::String(tag.to_owned()).to_string();
         let mut cases = String::new();
-        for branch in shape
-            .get("branches")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            let value = branch.get("tag").and_then(Value::as_str).unwrap_or("");
+        for branch in branches {
+            let value = branch.tag.as_str();
             let branch_name = self.fresh("readBranch");
-            let body = self.decode_members(&branch["members"], Some((tag, value)));
+            let body = self.decode_members(&branch.members, Some((tag, value)));
             let _ = write!(
                 self.functions,
                 "\nfunction {branch_name}(): unknown {{\n{body}}}\n"

@@ -14,7 +14,8 @@
 mod decode;
 mod encode;
 
-use serde_json::{Map, Value};
+use super::descriptor::{Descriptor, Limit, MemberDescriptor, Table};
+use serde_json::Value;
 use std::fmt::Write as _;
 
 /// The deepest nesting the reference decoder reads.
@@ -83,7 +84,7 @@ fn listed(names: &[&str]) -> String {
 /// `Envelope`). When the types nest deeper than the reference reads, or refer
 /// to themselves, the fast path is left out and every line takes the exact
 /// path.
-pub(super) fn generate(shapes: &Map<String, Value>, header: &str) -> String {
+pub(super) fn generate(shapes: &Table, header: &str) -> String {
     let mut writer = Writer {
         functions: String::new(),
         constants: String::new(),
@@ -91,12 +92,7 @@ pub(super) fn generate(shapes: &Map<String, Value>, header: &str) -> String {
         choice_lists: Vec::new(),
         next: 0,
     };
-    let depth = depth_of(
-        shapes,
-        &Value::String("Envelope".into()),
-        &mut Vec::new(),
-        true,
-    );
+    let depth = depth_of_named(shapes, "Envelope", &mut Vec::new());
     let fast = depth.is_some_and(|depth| depth <= MAX_DEPTH);
     let mut out = String::from(header);
     let _ = write!(
@@ -121,7 +117,7 @@ pub(super) fn generate(shapes: &Map<String, Value>, header: &str) -> String {
         out.push_str(&unused);
         return out;
     }
-    for (name, shape) in shapes {
+    for (name, shape) in shapes.iter() {
         let ident = ident(name);
         let decode = writer.decode(shape);
         let encode = writer.encode(shape, "value");
@@ -168,47 +164,52 @@ fn primitive(value: &Value) -> bool {
     !matches!(value, Value::Array(_) | Value::Object(_))
 }
 
-/// The deepest container nesting a value of `shape` reaches (the envelope
-/// being at 1), or `None` when it is unbounded (a type that refers to
-/// itself, or any JSON value).
-fn depth_of(
-    shapes: &Map<String, Value>,
-    shape: &Value,
-    visiting: &mut Vec<String>,
-    named_ref: bool,
-) -> Option<usize> {
-    if named_ref {
-        let name = shape.as_str()?;
-        if visiting.iter().any(|seen| seen == name) {
-            return None;
-        }
-        visiting.push(name.to_owned());
-        let found = depth_of(shapes, shapes.get(name)?, visiting, false);
-        visiting.pop();
-        return found;
+/// The deepest container nesting a value of the named type `name` reaches
+/// (the envelope being at 1), or `None` when it is unbounded (a type that
+/// refers to itself, or any JSON value).
+fn depth_of_named(shapes: &Table, name: &str, visiting: &mut Vec<String>) -> Option<usize> {
+    if visiting.iter().any(|seen| seen == name) {
+        return None;
     }
-    let members_depth = |members: &Value, visiting: &mut Vec<String>| -> Option<usize> {
+    visiting.push(name.to_owned());
+    let found = depth_of(shapes, shapes.get(name)?, visiting);
+    visiting.pop();
+    found
+}
+
+/// The deepest container nesting a value of `shape` reaches, or `None` when
+/// it is unbounded.
+fn depth_of(shapes: &Table, shape: &Descriptor, visiting: &mut Vec<String>) -> Option<usize> {
+    let members_depth = |members: &[MemberDescriptor], visiting: &mut Vec<String>| {
         let mut deepest = 0;
-        for member in members.as_array()? {
-            deepest = deepest.max(depth_of(shapes, member.get("shape")?, visiting, false)?);
+        for member in members {
+            deepest = deepest.max(depth_of(shapes, &member.shape, visiting)?);
         }
         Some(1 + deepest)
     };
-    match shape.get("kind")?.as_str()? {
-        "any" => None,
-        "ref" => depth_of(shapes, shape.get("name")?, visiting, true),
-        "array" => Some(1 + depth_of(shapes, shape.get("items")?, visiting, false)?),
-        "object" => members_depth(shape.get("members")?, visiting),
-        "union" => {
+    match shape {
+        Descriptor::Any => None,
+        Descriptor::Ref { name } => depth_of_named(shapes, name, visiting),
+        Descriptor::Array { items, .. } => Some(1 + depth_of(shapes, items, visiting)?),
+        Descriptor::Object { members, .. } => members_depth(members, visiting),
+        Descriptor::Union { branches, .. } => {
             let mut deepest = 1;
-            for branch in shape.get("branches")?.as_array()? {
-                deepest = deepest.max(members_depth(branch.get("members")?, visiting)?);
+            for branch in branches {
+                deepest = deepest.max(members_depth(&branch.members, visiting)?);
             }
             Some(deepest)
         }
-        "nullable" | "excluding" => depth_of(shapes, shape.get("inner")?, visiting, false),
-        "const" => Some(const_depth(shape.get("value")?)),
-        _ => Some(0),
+        Descriptor::Nullable { inner } | Descriptor::Excluding { inner, .. } => {
+            depth_of(shapes, inner, visiting)
+        }
+        Descriptor::Const { value } => Some(const_depth(value)),
+        Descriptor::Null
+        | Descriptor::Boolean
+        | Descriptor::Integer { .. }
+        | Descriptor::Number { .. }
+        | Descriptor::String { .. }
+        | Descriptor::Enum { .. }
+        | Descriptor::Vocabulary => Some(0),
     }
 }
 
@@ -223,8 +224,8 @@ fn const_depth(value: &Value) -> usize {
 /// A bound of an integer shape as the fast path compares it: beyond a
 /// `number`'s exact integers it cannot matter (the fast path reads fewer
 /// than 16 digits), so it is an infinity.
-fn int_bound(bound: &Value, low: bool) -> String {
-    let parsed = bound.as_str().and_then(|text| text.parse::<f64>().ok());
+fn int_bound(bound: Option<i128>, low: bool) -> String {
+    let parsed = bound.map(|bound| bound as f64);
     match parsed {
         Some(value) if value.abs() <= SAFE_INTEGER => format!("{value}"),
         _ if low => "-Infinity".into(),
@@ -233,41 +234,31 @@ fn int_bound(bound: &Value, low: bool) -> String {
 }
 
 /// A limit of a number shape: (bound, exclusive).
-fn number_limit(limit: &Value, low: bool) -> (String, bool) {
-    match limit.get("value").and_then(Value::as_f64) {
-        Some(value) => (
-            format!("{value:?}"),
-            limit.get("exclusive").and_then(Value::as_bool) == Some(true),
-        ),
+fn number_limit(limit: Option<&Limit>, low: bool) -> (String, bool) {
+    match limit {
+        Some(limit) => (format!("{:?}", limit.value), limit.exclusive),
         None if low => ("-Infinity".into(), false),
         None => ("Infinity".into(), false),
     }
 }
 
-fn count(value: Option<&Value>, none: &str) -> String {
-    value
-        .and_then(Value::as_u64)
-        .map_or_else(|| none.to_owned(), |n| n.to_string())
+fn count(value: Option<u64>, none: &str) -> String {
+    value.map_or_else(|| none.to_owned(), |n| n.to_string())
 }
 
-/// A TypeScript expression writing `input` as the integer `shape`.
-fn encode_integer(shape: &Value, input: &str) -> String {
-    if shape.get("big").and_then(Value::as_bool) == Some(true) {
-        let bound = |key: &str| {
-            shape
-                .get(key)
-                .and_then(Value::as_str)
-                .map(|text| format!("{text}n"))
-        };
-        match (bound("min"), bound("max")) {
-            (Some(min), Some(max)) => format!("writeBigInt({input}, {min}, {max})"),
+/// A TypeScript expression writing `input` as an integer within `min..=max`,
+/// a `bigint` where `big`.
+fn encode_integer(min: Option<i128>, max: Option<i128>, big: bool, input: &str) -> String {
+    if big {
+        match (min, max) {
+            (Some(min), Some(max)) => format!("writeBigInt({input}, {min}n, {max}n)"),
             _ => "miss()".into(),
         }
     } else {
         format!(
             "writeInt({input}, {}, {})",
-            int_bound(&shape["min"], true),
-            int_bound(&shape["max"], false)
+            int_bound(min, true),
+            int_bound(max, false)
         )
     }
 }
@@ -284,34 +275,47 @@ struct Writer {
 
 #[cfg(test)]
 mod tests {
+    use super::super::descriptor::Emit;
     use super::*;
-    use serde_json::json;
 
-    fn envelope_of(members: Value) -> Map<String, Value> {
-        let mut shapes = Map::new();
+    fn string_member(name: &str, required: bool) -> MemberDescriptor {
+        MemberDescriptor {
+            name: name.into(),
+            required,
+            emit: if required { Emit::Always } else { Emit::Absent },
+            default: None,
+            shape: Descriptor::String {
+                min_length: None,
+                max_length: None,
+            },
+        }
+    }
+
+    fn envelope_of(members: Vec<MemberDescriptor>) -> Table {
+        let mut shapes = Table::default();
         shapes.insert(
             "Envelope".into(),
-            json!({"kind": "object", "members": members}),
+            Descriptor::Object {
+                members,
+                closed: false,
+            },
         );
         shapes
     }
 
     #[test]
     fn names_are_matched_by_their_raw_text_only_where_json_writes_them_plain() {
-        let plain = generate(
-            &envelope_of(json!([{"name": "goal", "shape": {"kind": "string"}, "required": true}])),
-            "",
-        );
+        let plain = generate(&envelope_of(vec![string_member("goal", true)]), "");
         assert!(plain.contains(r#"const NAMES0: readonly string[] = ["goal"];"#));
         assert!(plain.contains("member(NAMES0, expected)"));
         // A quote, a backslash or a control character is written escaped, so
         // the text between the quotes is not the name: the exact path reads it.
         for name in ["a\"b", "a\\b", "a\u{1}b"] {
             let escaped = generate(
-                &envelope_of(json!([
-                    {"name": "goal", "shape": {"kind": "string"}, "required": true},
-                    {"name": name, "shape": {"kind": "string"}}
-                ])),
+                &envelope_of(vec![
+                    string_member("goal", true),
+                    string_member(name, false),
+                ]),
                 "",
             );
             assert!(!escaped.contains("NAMES0"), "{name:?}: {escaped}");

@@ -129,7 +129,14 @@ function decode(shape: Shape, value: Json, pointer: string): unknown {
       }
       return decoded;
     }
+    default:
+      return unknownKind(shape);
   }
+}
+
+/** The end of a `switch` on a shape's kind: tsc refuses one that misses a kind. */
+function unknownKind(shape: never): never {
+  throw new Error(`a shape of no known kind: ${JSON.stringify(shape)}`);
 }
 
 function withinLimits(shape: Extract<Shape, { kind: "number" }>, value: number): boolean {
@@ -359,6 +366,8 @@ function encode(shape: Shape, value: unknown, pointer: string): string {
         throw new WireError(`the value ${JSON.stringify(value)} is excluded here`, pointer);
       }
       return encode(shape.inner, value, pointer);
+    default:
+      return unknownKind(shape);
   }
 }
 
@@ -412,6 +421,10 @@ function encodeMembers(
       case "default":
         if (absent || sameValue(item, member.default)) continue;
         break;
+      default: {
+        const unreachable: never = member.emit;
+        throw new Error(`an emit rule of no known kind: ${String(unreachable)}`);
+      }
     }
     parts.push(`${quote(member.name, pointer)}:${encode(member.shape, item, pointerTo(pointer, member.name))}`);
   }

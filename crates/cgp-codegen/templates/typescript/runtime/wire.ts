@@ -11,6 +11,7 @@
 
 import { decodeFast, encodeFast } from "./codec.js";
 import { decodeExact, encodeExact } from "./exact.js";
+import { MISSES } from "./fast.js";
 import { trimEnd } from "./json.js";
 import type { Envelope } from "./types.js";
 
@@ -25,6 +26,7 @@ export function decodeLine(line: string): Envelope {
       return decodeFast(trimEnd(line)) as Envelope;
     } catch {
       // The exact path decides.
+      MISSES.decode += 1;
     }
   }
   return decodeExact(line) as Envelope;
@@ -41,6 +43,7 @@ export function encodeLine(envelope: Envelope): string {
     return `${encodeFast(envelope)}\n`;
   } catch {
     // The exact path writes it, or says why not.
+    MISSES.encode += 1;
   }
   return encodeExact(envelope);
 }
