@@ -10,6 +10,7 @@
 
 use crate::Generation;
 use crate::output;
+use crate::targets::Language;
 use cgp_gates::coverage::Coverage;
 use cgp_gates::links;
 use cgp_gates::sync::{self, RustSource};
@@ -221,10 +222,23 @@ fn generated(root: &Path, generation: &Generation) -> GateResult {
     let stale = output::compare(root, &generation.files, &generation.foreign)
         .map_err(|problem| vec![GateProblem::Diagnostic(problem)])?;
     if stale.is_empty() {
+        let packages: Vec<String> = Language::ALL
+            .iter()
+            .map(|language| {
+                let dir = format!("{}/", language.target().dir());
+                let count = generation
+                    .files
+                    .keys()
+                    .filter(|path| path.starts_with(&dir))
+                    .count();
+                format!("{} {count}", language.name())
+            })
+            .collect();
         return Ok(format!(
-            "{} generated files are current ({})",
+            "{} generated files are current ({}); packages: {}",
             generation.files.len(),
-            generation.set.version
+            generation.set.version,
+            packages.join(", ")
         ));
     }
     let files = stale.len();
