@@ -42,6 +42,7 @@ pub mod embed;
 pub mod gates;
 pub mod go;
 pub mod home;
+pub mod java;
 pub mod output;
 pub mod plan;
 pub mod python;

@@ -345,6 +345,7 @@ fn docs_and_packages(
     files.extend(python::render(protocol, &version, &home).map_err(Diagnostics::one)?);
     files.extend(typescript::generate(protocol, working, &home)?);
     files.extend(go::generate(protocol, working, &home)?);
+    files.extend(crate::java::generate(protocol, working, &home)?);
     for (older_version, bundle) in older {
         let pages = docs::render_older(
             docs::Templates::BUILT_IN,

@@ -1,5 +1,5 @@
 //! Why a shape of the model cannot be generated: the one typed refusal the
-//! [`crate::go`] and [`crate::typescript`] generators return, which names the
+//! [`crate::go`], [`crate::java`] and [`crate::typescript`] generators return, which names the
 //! type, variant or member (with where its schema is written) it is about.
 
 use cgp_schema::diagnostic::{Diagnostic, Diagnostics};
@@ -46,6 +46,8 @@ pub enum Unsupported {
     OmitIfDefault,
     /// A named type that is not an object, tagged union or string vocabulary.
     GoTypeKind,
+    /// A named type that is not an object, tagged union or string vocabulary (Java).
+    JavaTypeKind,
     /// Inside a member: where its schema is written, its name, the package.
     Member {
         at: String,
@@ -118,6 +120,10 @@ impl fmt::Display for Unsupported {
             Self::GoTypeKind => write!(
                 f,
                 "the Go module describes objects, tagged unions and string vocabularies only"
+            ),
+            Self::JavaTypeKind => write!(
+                f,
+                "the Java package describes objects, tagged unions and string vocabularies only"
             ),
             Self::Member {
                 at,

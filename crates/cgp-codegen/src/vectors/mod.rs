@@ -58,15 +58,14 @@ pub fn render(
         .map(|earlier| (earlier, frozen(root, earlier)))
         .filter(|(_, folder)| !folder.is_empty())
         .collect();
-    // The Go module tests the working version's cases from its own copy, so
-    // a copy of the module alone runs `go test ./...` (one folder whatever
-    // the version: a bump rewrites it, removing nothing).
+    // The Go module and the Java package test the working version's cases
+    // from their own copies, so a copy of either alone runs its tests (one
+    // folder whatever the version: a bump rewrites it, removing nothing).
     for (name, text) in &working {
         if name.ends_with(".ndjson") {
-            files.insert(
-                format!("{}/{name}", crate::go::TESTDATA_VECTORS),
-                text.clone(),
-            );
+            for dir in [crate::go::TESTDATA_VECTORS, crate::java::TEST_VECTORS] {
+                files.insert(format!("{dir}/{name}"), text.clone());
+            }
         }
     }
     folders.push((version, working));
