@@ -1,8 +1,10 @@
 //! Dogfooding the conformance vectors: the generated Python and TypeScript
 //! packages run them in their own test runners (`python -m unittest`,
 //! `node --test`, what `npm test` runs after building), and their harness
-//! programs go through `cgp vectors run`'s runner. Full tier: node, python3 and
-//! a pinned TypeScript compiler (installed under target/peers).
+//! programs go through `cgp vectors run`'s runner; the Java package runs them
+//! with JUnit in `mvn package` and through its harness. Full tier: node,
+//! python3, java and mvn (Maven's downloads in target/peers/m2) and a pinned
+//! TypeScript compiler (installed under target/peers).
 
 use cgp_vectors::harness::{Options, run};
 use cgp_vectors::report::Report;
@@ -107,6 +109,22 @@ fn the_typescript_package_runs_the_vectors_with_node_test_and_its_harness() {
     );
     assert!(text.contains("# pass 1"), "{text}");
     let report = through("node", &[&harness], Vec::new());
+    assert_eq!(disagreeing(&report), Vec::<String>::new(), "{report:#?}");
+    assert!(report.passed());
+}
+
+#[test]
+#[ignore = "full tier"]
+fn the_java_package_runs_the_vectors_with_junit_and_its_harness() {
+    // Building the jar runs `mvn package`, whose JUnit tests read the
+    // project's copy of the vectors; a failing one fails the build.
+    let jar = spec_tests::java::jar().unwrap_or_else(|problem| panic!("{problem}"));
+    let class = spec_tests::java::harness_class();
+    let report = through(
+        "java",
+        &[Path::new("-cp"), jar, Path::new(&class)],
+        Vec::new(),
+    );
     assert_eq!(disagreeing(&report), Vec::<String>::new(), "{report:#?}");
     assert!(report.passed());
 }

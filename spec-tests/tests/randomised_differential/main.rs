@@ -21,6 +21,7 @@ mod verdicts;
 
 mod compare;
 mod go;
+mod java;
 mod python;
 mod sdk;
 mod strategy;

@@ -1,0 +1,32 @@
+//! The generated Java package through its harness, on the same generated
+//! envelopes, byte-level mutations and `f32` spellings the TypeScript package
+//! and the Go module face.
+
+use super::compare::{compare, none};
+use super::typescript::{f32_lines, generated_and_mutated_lines};
+
+/// Generated envelopes and mutations of them, through the Java package in
+/// one batch: the reference decoder's verdict on every line, and
+/// byte-identical re-encoding of every line it accepts.
+#[test]
+#[ignore = "full tier"]
+fn generated_java_package_agrees_with_the_reference_on_generated_and_mutated_lines() {
+    let lines = generated_and_mutated_lines();
+    let outcomes =
+        spec_tests::java::decode(&lines, false).unwrap_or_else(|error| panic!("{error}"));
+    let comparison = compare("java", &lines, &outcomes, none);
+    comparison.assert_no_line_differs(20);
+    comparison.assert_mutations_bite();
+}
+
+/// Every `f32` the Java package writes is spelled as the reference encoder
+/// spells it: random bit patterns and values halfway between two shortest
+/// spellings, as `embedding` items of query lines.
+#[test]
+#[ignore = "full tier"]
+fn generated_java_package_spells_every_f32_like_the_reference_encoder() {
+    let lines = f32_lines();
+    let outcomes =
+        spec_tests::java::decode(&lines, false).unwrap_or_else(|error| panic!("{error}"));
+    compare("java", &lines, &outcomes, none).assert_no_line_differs(2);
+}
