@@ -27,14 +27,23 @@ pub fn mvn_command() -> Command {
     command
 }
 
+fn home() -> cgp_codegen::home::Home {
+    cgp_codegen::home::Home::read(&cgp_test_support::repo()).expect("the home")
+}
+
+/// The Maven groupId the package is published under.
+pub fn maven_group() -> String {
+    home().maven_group()
+}
+
+/// The Java package of the generated sources.
+pub fn java_package() -> String {
+    cgp_codegen::java::java_package(&home())
+}
+
 /// The harness's main class.
 pub fn harness_class() -> String {
-    let home = cgp_codegen::home::Home::read(&cgp_test_support::repo()).expect("the home");
-    format!(
-        "{}.{}",
-        cgp_codegen::java::java_package(&home),
-        cgp_codegen::java::HARNESS_CLASS
-    )
+    format!("{}.{}", java_package(), cgp_codegen::java::HARNESS_CLASS)
 }
 
 /// The built jar, built on first use.
