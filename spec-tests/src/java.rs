@@ -163,6 +163,19 @@ pub fn decode(messages: &[String], http: bool) -> Result<Vec<Outcome>, String> {
     run(cases, http)
 }
 
+/// As [`decode`], for messages of any bytes (sent as `input_base64`).
+pub fn decode_bytes(messages: &[Vec<u8>], http: bool) -> Result<Vec<Outcome>, String> {
+    use base64::Engine as _;
+    let cases: Vec<serde_json::Value> = messages
+        .iter()
+        .map(|message| {
+            let encoded = base64::engine::general_purpose::STANDARD.encode(message);
+            serde_json::json!({ "input_base64": encoded })
+        })
+        .collect();
+    run(cases, http)
+}
+
 fn run(cases: Vec<serde_json::Value>, http: bool) -> Result<Vec<Outcome>, String> {
     let messages = cases.len();
     let jar = jar()?;

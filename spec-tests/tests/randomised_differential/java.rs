@@ -11,10 +11,14 @@ use super::typescript::{f32_lines, generated_and_mutated_lines};
 #[test]
 #[ignore = "full tier"]
 fn generated_java_package_agrees_with_the_reference_on_generated_and_mutated_lines() {
-    let lines = generated_and_mutated_lines();
-    let outcomes =
-        spec_tests::java::decode(&lines, false).unwrap_or_else(|error| panic!("{error}"));
-    let comparison = compare("java", &lines, &outcomes, none);
+    agrees_with_the_reference(&generated_and_mutated_lines());
+}
+
+/// `lines`, mutations among them, through the Java package in one batch: the
+/// reference's verdict on every line and its bytes for every line it accepts.
+pub(super) fn agrees_with_the_reference(lines: &[String]) {
+    let outcomes = spec_tests::java::decode(lines, false).unwrap_or_else(|error| panic!("{error}"));
+    let comparison = compare("java", lines, &outcomes, none);
     comparison.assert_no_line_differs(20);
     comparison.assert_mutations_bite();
 }
