@@ -5,13 +5,18 @@
 use serde_json::Value;
 
 /// A description as the lines of a Javadoc comment: nothing in it may end the
-/// comment or start a unicode escape (javac reads `\u` even in comments).
+/// comment or start a unicode escape (javac reads `\u` even in comments), and
+/// `<`, `>`, `&` and `@` are HTML entities, so javadoc reads no tag.
 pub(super) fn doc_lines(description: Option<&str>) -> Vec<String> {
     description
         .unwrap_or_default()
         .lines()
         .map(|line| {
             line.trim_end()
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;")
+                .replace('@', "&#64;")
                 .replace("*/", "*&#47;")
                 .replace("\\u", "&#92;u")
         })
@@ -156,6 +161,9 @@ mod tests {
         assert_eq!(field_name("protocol_version"), "protocolVersion");
         assert_eq!(field_name("default"), "default_");
         assert_eq!(constant_name("third-party-index"), "THIRD_PARTY_INDEX");
-        assert_eq!(doc_lines(Some("a */ b \\u0041")), ["a *&#47; b &#92;u0041"]);
+        assert_eq!(
+            doc_lines(Some("a */ b \\u0041 <c> & @d")),
+            ["a *&#47; b &#92;u0041 &lt;c&gt; &amp; &#64;d"]
+        );
     }
 }

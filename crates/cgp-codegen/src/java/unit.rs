@@ -47,7 +47,8 @@ pub(super) struct Unit {
 /// What one member adds to its unit.
 struct MemberCode {
     field: Option<Field>,
-    /// The decoder's local, declared, and its initial (zero) value.
+    /// The decoder's local, declared, and the member's zero value (for the
+    /// zero record).
     local: Option<(String, String)>,
     decode: Option<String>,
     encode: String,
@@ -186,12 +187,15 @@ fn value_member(
     let pointer = emit == Emit::OmitIfAbsent || (member.required && nullable);
     let java = java_type(shape, pointer)?;
     let decode_it = decode_call(shape, "s", &at)?;
+    let initial = if pointer { "null".into() } else { zero(shape)? };
+    // Every branch assigns the local or throws, so it needs no initial value
+    // (and a required member's zero value is never built).
     let absent = if member.required {
         format!("throw Values.missing(p, {key});")
     } else {
         match default_value(shape, member.annotations.default.as_ref())? {
             Some(value) if !pointer => format!("{local} = {value};"),
-            _ => "// absent: the default".into(),
+            _ => format!("{local} = {initial};"),
         }
     };
     let null_case = if nullable {
@@ -209,7 +213,6 @@ fn value_member(
     let decode = format!(
         "{{\n            Json.Value s = slots[{index}];\n            if (s == null) {{\n                {absent}\n            }}{null_case} else {{\n                {local} = {decode_it};\n            }}\n        }}"
     );
-    let initial = if pointer { "null".into() } else { zero(shape)? };
     let encode = encode_statement(member, shape, emit, pointer, &field, &key, &at)?;
     Ok(MemberCode {
         field: Some(Field {
@@ -218,7 +221,7 @@ fn value_member(
             doc: doc_lines(member.annotations.description.as_deref()),
             wire: member.name.clone(),
         }),
-        local: Some((format!("{java} {local} = {initial};"), initial)),
+        local: Some((format!("{java} {local};"), initial)),
         decode: Some(decode),
         encode,
     })

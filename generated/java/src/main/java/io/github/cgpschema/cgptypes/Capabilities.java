@@ -17,7 +17,7 @@ package io.github.cgpschema.cgptypes;
  *     The provider fills in frame relations and honours anchors (SPEC G1, G2).
  *
  * @param embeddingsFingerprint the member {@code "embeddings_fingerprint"}:
- *     The embedding space the provider understands, as `<model-id>/<dimensions>[/<normalization>]` (SPEC E1).
+ *     The embedding space the provider understands, as `&lt;model-id&gt;/&lt;dimensions&gt;[/&lt;normalization&gt;]` (SPEC E1).
  *
  * @param verify the member {@code "verify"}:
  *     The provider answers `verify`. A host sends `verify` only when this is true.

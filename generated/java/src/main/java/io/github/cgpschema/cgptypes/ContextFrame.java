@@ -20,7 +20,7 @@ package io.github.cgpschema.cgptypes;
  *     The content itself. Absent for `reference` frames (SPEC P1–P3).
  *
  * @param contentDigest the member {@code "content_digest"}:
- *     A digest of `content`, as `sha256:<64 lowercase hex>` (SPEC D1). Absent for `reference` frames.
+ *     A digest of `content`, as `sha256:&lt;64 lowercase hex&gt;` (SPEC D1). Absent for `reference` frames.
  *
  * @param uri the member {@code "uri"}:
  *     Where the content lives, when it has an address.

@@ -46,7 +46,7 @@ final class Decode {
 
     static HandshakeEnvelope decodeHandshakeEnvelope(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_HandshakeEnvelope.slots(v, p);
-        String fProtocolVersion = "";
+        String fProtocolVersion;
         {
             Json.Value s = slots[1];
             if (s == null) {
@@ -68,10 +68,10 @@ final class Decode {
 
     static HandshakeAckEnvelope decodeHandshakeAckEnvelope(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_HandshakeAckEnvelope.slots(v, p);
-        String fProtocolVersion = "";
-        ProviderInfo fProvider = Decode.zeroProviderInfo();
-        Capabilities fCapabilities = Decode.zeroCapabilities();
-        java.util.List<AttesterKey> fAttesterKeys = java.util.List.of();
+        String fProtocolVersion;
+        ProviderInfo fProvider;
+        Capabilities fCapabilities;
+        java.util.List<AttesterKey> fAttesterKeys;
         {
             Json.Value s = slots[1];
             if (s == null) {
@@ -99,7 +99,7 @@ final class Decode {
         {
             Json.Value s = slots[4];
             if (s == null) {
-                // absent: the default
+                fAttesterKeys = java.util.List.of();
             } else {
                 fAttesterKeys = Values.decodeArray(s, new Path(p, "attester_keys"), Decode::decodeAttesterKey);
             }
@@ -117,12 +117,12 @@ final class Decode {
 
     static QueryEnvelope decodeQueryEnvelope(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_QueryEnvelope.slots(v, p);
-        String fId = null;
-        ContextQuery fQuery = Decode.zeroContextQuery();
+        String fId;
+        ContextQuery fQuery;
         {
             Json.Value s = slots[1];
             if (s == null) {
-                // absent: the default
+                fId = null;
             } else if (s.kind == Json.NULL) {
                 fId = null;
             } else {
@@ -150,12 +150,12 @@ final class Decode {
 
     static FramesEnvelope decodeFramesEnvelope(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_FramesEnvelope.slots(v, p);
-        String fId = null;
-        ContextQueryResult fResult = Decode.zeroContextQueryResult();
+        String fId;
+        ContextQueryResult fResult;
         {
             Json.Value s = slots[1];
             if (s == null) {
-                // absent: the default
+                fId = null;
             } else if (s.kind == Json.NULL) {
                 fId = null;
             } else {
@@ -183,7 +183,7 @@ final class Decode {
 
     static VerifyEnvelope decodeVerifyEnvelope(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_VerifyEnvelope.slots(v, p);
-        VerifyRequest fRequest = Decode.zeroVerifyRequest();
+        VerifyRequest fRequest;
         {
             Json.Value s = slots[1];
             if (s == null) {
@@ -205,7 +205,7 @@ final class Decode {
 
     static VerifiedEnvelope decodeVerifiedEnvelope(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_VerifiedEnvelope.slots(v, p);
-        VerifyResponse fResponse = Decode.zeroVerifyResponse();
+        VerifyResponse fResponse;
         {
             Json.Value s = slots[1];
             if (s == null) {
@@ -240,13 +240,13 @@ final class Decode {
 
     static ErrorEnvelope decodeErrorEnvelope(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_ErrorEnvelope.slots(v, p);
-        String fId = null;
-        ErrorCode fCode = null;
-        String fMessage = "";
+        String fId;
+        ErrorCode fCode;
+        String fMessage;
         {
             Json.Value s = slots[1];
             if (s == null) {
-                // absent: the default
+                fId = null;
             } else if (s.kind == Json.NULL) {
                 fId = null;
             } else {
@@ -256,7 +256,7 @@ final class Decode {
         {
             Json.Value s = slots[2];
             if (s == null) {
-                // absent: the default
+                fCode = null;
             } else if (s.kind == Json.NULL) {
                 fCode = null;
             } else {
@@ -307,7 +307,7 @@ final class Decode {
 
     static FrameVerdictValid decodeFrameVerdictValid(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_FrameVerdictValid.slots(v, p);
-        FrameId fFrame = Decode.zeroFrameId();
+        FrameId fFrame;
         {
             Json.Value s = slots[0];
             if (s == null) {
@@ -329,8 +329,8 @@ final class Decode {
 
     static FrameVerdictStale decodeFrameVerdictStale(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_FrameVerdictStale.slots(v, p);
-        FrameId fFrame = Decode.zeroFrameId();
-        String fReplacementDigest = null;
+        FrameId fFrame;
+        String fReplacementDigest;
         {
             Json.Value s = slots[0];
             if (s == null) {
@@ -342,7 +342,7 @@ final class Decode {
         {
             Json.Value s = slots[2];
             if (s == null) {
-                // absent: the default
+                fReplacementDigest = null;
             } else if (s.kind == Json.NULL) {
                 fReplacementDigest = null;
             } else {
@@ -362,7 +362,7 @@ final class Decode {
 
     static FrameVerdictGone decodeFrameVerdictGone(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_FrameVerdictGone.slots(v, p);
-        FrameId fFrame = Decode.zeroFrameId();
+        FrameId fFrame;
         {
             Json.Value s = slots[0];
             if (s == null) {
@@ -384,7 +384,7 @@ final class Decode {
 
     static FrameVerdictUnknown decodeFrameVerdictUnknown(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_FrameVerdictUnknown.slots(v, p);
-        FrameId fFrame = Decode.zeroFrameId();
+        FrameId fFrame;
         {
             Json.Value s = slots[0];
             if (s == null) {
@@ -406,9 +406,9 @@ final class Decode {
 
     static AttesterKey decodeAttesterKey(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_AttesterKey.slots(v, p);
-        String fKeyId = "";
-        String fAlgorithm = "";
-        String fPublicKey = "";
+        String fKeyId;
+        String fAlgorithm;
+        String fPublicKey;
         {
             Json.Value s = slots[0];
             if (s == null) {
@@ -446,17 +446,17 @@ final class Decode {
 
     static Capabilities decodeCapabilities(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_Capabilities.slots(v, p);
-        QueryCapability fQuery = Decode.zeroQueryCapability();
-        boolean fCorrelation = false;
-        boolean fGraph = false;
-        String fEmbeddingsFingerprint = null;
-        boolean fVerify = false;
-        java.util.List<Representation> fRepresentations = java.util.List.of();
-        boolean fResolve = false;
+        QueryCapability fQuery;
+        boolean fCorrelation;
+        boolean fGraph;
+        String fEmbeddingsFingerprint;
+        boolean fVerify;
+        java.util.List<Representation> fRepresentations;
+        boolean fResolve;
         {
             Json.Value s = slots[0];
             if (s == null) {
-                // absent: the default
+                fQuery = Decode.zeroQueryCapability();
             } else {
                 fQuery = Decode.decodeQueryCapability(s, new Path(p, "query"));
             }
@@ -464,7 +464,7 @@ final class Decode {
         {
             Json.Value s = slots[1];
             if (s == null) {
-                // absent: the default
+                fCorrelation = false;
             } else {
                 fCorrelation = Values.decodeBool(s, new Path(p, "correlation"));
             }
@@ -472,7 +472,7 @@ final class Decode {
         {
             Json.Value s = slots[2];
             if (s == null) {
-                // absent: the default
+                fGraph = false;
             } else {
                 fGraph = Values.decodeBool(s, new Path(p, "graph"));
             }
@@ -480,7 +480,7 @@ final class Decode {
         {
             Json.Value s = slots[3];
             if (s == null) {
-                // absent: the default
+                fEmbeddingsFingerprint = null;
             } else if (s.kind == Json.NULL) {
                 fEmbeddingsFingerprint = null;
             } else {
@@ -490,7 +490,7 @@ final class Decode {
         {
             Json.Value s = slots[4];
             if (s == null) {
-                // absent: the default
+                fVerify = false;
             } else {
                 fVerify = Values.decodeBool(s, new Path(p, "verify"));
             }
@@ -498,7 +498,7 @@ final class Decode {
         {
             Json.Value s = slots[5];
             if (s == null) {
-                // absent: the default
+                fRepresentations = java.util.List.of();
             } else {
                 fRepresentations = Values.decodeArray(s, new Path(p, "representations"), Decode::decodeRepresentation);
             }
@@ -506,7 +506,7 @@ final class Decode {
         {
             Json.Value s = slots[6];
             if (s == null) {
-                // absent: the default
+                fResolve = false;
             } else {
                 fResolve = Values.decodeBool(s, new Path(p, "resolve"));
             }
@@ -524,9 +524,9 @@ final class Decode {
 
     static ContentRef decodeContentRef(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_ContentRef.slots(v, p);
-        String fProviderId = "";
-        String fUri = "";
-        String fExpiresAt = null;
+        String fProviderId;
+        String fUri;
+        String fExpiresAt;
         {
             Json.Value s = slots[0];
             if (s == null) {
@@ -546,7 +546,7 @@ final class Decode {
         {
             Json.Value s = slots[2];
             if (s == null) {
-                // absent: the default
+                fExpiresAt = null;
             } else if (s.kind == Json.NULL) {
                 fExpiresAt = null;
             } else {
@@ -566,30 +566,30 @@ final class Decode {
 
     static ContextFrame decodeContextFrame(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_ContextFrame.slots(v, p);
-        String fId = "";
-        FrameKind fKind = Decode.zeroFrameKind();
-        String fTitle = "";
-        String fContent = null;
-        String fContentDigest = null;
-        String fUri = null;
-        Representation fRepresentation = Decode.zeroRepresentation();
-        ContentFidelity fContentFidelity = null;
-        String fCanonicalContentHash = null;
-        ContentRef fContentRef = null;
-        Transform fTransform = null;
-        ContentFidelity fMinimumContentFidelity = null;
-        InlineContentRequirement fInlineContentRequirement = null;
-        float fScore = 0f;
-        long fTokenCost = 0L;
-        Long fCanonicalTokenCost = null;
-        String fTokenizerRef = null;
-        String fValidFrom = null;
-        String fValidTo = null;
-        String fRecordedAt = null;
-        java.util.List<Provenance> fProvenance = java.util.List.of();
-        String fCitationLabel = null;
-        FrameEmbedding fEmbedding = null;
-        java.util.List<Relation> fRelations = java.util.List.of();
+        String fId;
+        FrameKind fKind;
+        String fTitle;
+        String fContent;
+        String fContentDigest;
+        String fUri;
+        Representation fRepresentation;
+        ContentFidelity fContentFidelity;
+        String fCanonicalContentHash;
+        ContentRef fContentRef;
+        Transform fTransform;
+        ContentFidelity fMinimumContentFidelity;
+        InlineContentRequirement fInlineContentRequirement;
+        float fScore;
+        long fTokenCost;
+        Long fCanonicalTokenCost;
+        String fTokenizerRef;
+        String fValidFrom;
+        String fValidTo;
+        String fRecordedAt;
+        java.util.List<Provenance> fProvenance;
+        String fCitationLabel;
+        FrameEmbedding fEmbedding;
+        java.util.List<Relation> fRelations;
         {
             Json.Value s = slots[0];
             if (s == null) {
@@ -617,7 +617,7 @@ final class Decode {
         {
             Json.Value s = slots[3];
             if (s == null) {
-                // absent: the default
+                fContent = null;
             } else if (s.kind == Json.NULL) {
                 fContent = null;
             } else {
@@ -627,7 +627,7 @@ final class Decode {
         {
             Json.Value s = slots[4];
             if (s == null) {
-                // absent: the default
+                fContentDigest = null;
             } else if (s.kind == Json.NULL) {
                 fContentDigest = null;
             } else {
@@ -637,7 +637,7 @@ final class Decode {
         {
             Json.Value s = slots[5];
             if (s == null) {
-                // absent: the default
+                fUri = null;
             } else if (s.kind == Json.NULL) {
                 fUri = null;
             } else {
@@ -655,7 +655,7 @@ final class Decode {
         {
             Json.Value s = slots[7];
             if (s == null) {
-                // absent: the default
+                fContentFidelity = null;
             } else if (s.kind == Json.NULL) {
                 fContentFidelity = null;
             } else {
@@ -665,7 +665,7 @@ final class Decode {
         {
             Json.Value s = slots[8];
             if (s == null) {
-                // absent: the default
+                fCanonicalContentHash = null;
             } else if (s.kind == Json.NULL) {
                 fCanonicalContentHash = null;
             } else {
@@ -675,7 +675,7 @@ final class Decode {
         {
             Json.Value s = slots[9];
             if (s == null) {
-                // absent: the default
+                fContentRef = null;
             } else if (s.kind == Json.NULL) {
                 fContentRef = null;
             } else {
@@ -685,7 +685,7 @@ final class Decode {
         {
             Json.Value s = slots[10];
             if (s == null) {
-                // absent: the default
+                fTransform = null;
             } else if (s.kind == Json.NULL) {
                 fTransform = null;
             } else {
@@ -695,7 +695,7 @@ final class Decode {
         {
             Json.Value s = slots[11];
             if (s == null) {
-                // absent: the default
+                fMinimumContentFidelity = null;
             } else if (s.kind == Json.NULL) {
                 fMinimumContentFidelity = null;
             } else {
@@ -705,7 +705,7 @@ final class Decode {
         {
             Json.Value s = slots[12];
             if (s == null) {
-                // absent: the default
+                fInlineContentRequirement = null;
             } else if (s.kind == Json.NULL) {
                 fInlineContentRequirement = null;
             } else {
@@ -731,7 +731,7 @@ final class Decode {
         {
             Json.Value s = slots[15];
             if (s == null) {
-                // absent: the default
+                fCanonicalTokenCost = null;
             } else if (s.kind == Json.NULL) {
                 fCanonicalTokenCost = null;
             } else {
@@ -741,7 +741,7 @@ final class Decode {
         {
             Json.Value s = slots[16];
             if (s == null) {
-                // absent: the default
+                fTokenizerRef = null;
             } else if (s.kind == Json.NULL) {
                 fTokenizerRef = null;
             } else {
@@ -751,7 +751,7 @@ final class Decode {
         {
             Json.Value s = slots[17];
             if (s == null) {
-                // absent: the default
+                fValidFrom = null;
             } else if (s.kind == Json.NULL) {
                 fValidFrom = null;
             } else {
@@ -761,7 +761,7 @@ final class Decode {
         {
             Json.Value s = slots[18];
             if (s == null) {
-                // absent: the default
+                fValidTo = null;
             } else if (s.kind == Json.NULL) {
                 fValidTo = null;
             } else {
@@ -771,7 +771,7 @@ final class Decode {
         {
             Json.Value s = slots[19];
             if (s == null) {
-                // absent: the default
+                fRecordedAt = null;
             } else if (s.kind == Json.NULL) {
                 fRecordedAt = null;
             } else {
@@ -781,7 +781,7 @@ final class Decode {
         {
             Json.Value s = slots[20];
             if (s == null) {
-                // absent: the default
+                fProvenance = java.util.List.of();
             } else {
                 fProvenance = Values.decodeArray(s, new Path(p, "provenance"), Decode::decodeProvenance);
             }
@@ -789,7 +789,7 @@ final class Decode {
         {
             Json.Value s = slots[21];
             if (s == null) {
-                // absent: the default
+                fCitationLabel = null;
             } else if (s.kind == Json.NULL) {
                 fCitationLabel = null;
             } else {
@@ -799,7 +799,7 @@ final class Decode {
         {
             Json.Value s = slots[22];
             if (s == null) {
-                // absent: the default
+                fEmbedding = null;
             } else if (s.kind == Json.NULL) {
                 fEmbedding = null;
             } else {
@@ -809,7 +809,7 @@ final class Decode {
         {
             Json.Value s = slots[23];
             if (s == null) {
-                // absent: the default
+                fRelations = java.util.List.of();
             } else {
                 fRelations = Values.decodeArray(s, new Path(p, "relations"), Decode::decodeRelation);
             }
@@ -827,15 +827,15 @@ final class Decode {
 
     static ContextQuery decodeContextQuery(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_ContextQuery.slots(v, p);
-        String fGoal = "";
-        String fQueryText = null;
-        java.util.List<Float> fEmbedding = null;
-        java.util.List<FrameKind> fKinds = java.util.List.of();
-        java.util.List<String> fAnchors = java.util.List.of();
-        long fMaxFrames = 0L;
-        long fMaxTokens = 0L;
-        String fAsOf = null;
-        java.util.List<Representation> fRepresentationPreferences = java.util.List.of();
+        String fGoal;
+        String fQueryText;
+        java.util.List<Float> fEmbedding;
+        java.util.List<FrameKind> fKinds;
+        java.util.List<String> fAnchors;
+        long fMaxFrames;
+        long fMaxTokens;
+        String fAsOf;
+        java.util.List<Representation> fRepresentationPreferences;
         {
             Json.Value s = slots[0];
             if (s == null) {
@@ -847,7 +847,7 @@ final class Decode {
         {
             Json.Value s = slots[1];
             if (s == null) {
-                // absent: the default
+                fQueryText = null;
             } else if (s.kind == Json.NULL) {
                 fQueryText = null;
             } else {
@@ -857,7 +857,7 @@ final class Decode {
         {
             Json.Value s = slots[2];
             if (s == null) {
-                // absent: the default
+                fEmbedding = null;
             } else if (s.kind == Json.NULL) {
                 fEmbedding = null;
             } else {
@@ -867,7 +867,7 @@ final class Decode {
         {
             Json.Value s = slots[3];
             if (s == null) {
-                // absent: the default
+                fKinds = java.util.List.of();
             } else {
                 fKinds = Values.decodeArray(s, new Path(p, "kinds"), Decode::decodeFrameKind);
             }
@@ -875,7 +875,7 @@ final class Decode {
         {
             Json.Value s = slots[4];
             if (s == null) {
-                // absent: the default
+                fAnchors = java.util.List.of();
             } else {
                 fAnchors = Values.decodeArray(s, new Path(p, "anchors"), Values::decodeString);
             }
@@ -899,7 +899,7 @@ final class Decode {
         {
             Json.Value s = slots[7];
             if (s == null) {
-                // absent: the default
+                fAsOf = null;
             } else if (s.kind == Json.NULL) {
                 fAsOf = null;
             } else {
@@ -909,7 +909,7 @@ final class Decode {
         {
             Json.Value s = slots[8];
             if (s == null) {
-                // absent: the default
+                fRepresentationPreferences = java.util.List.of();
             } else {
                 fRepresentationPreferences = Values.decodeArray(s, new Path(p, "representation_preferences"), Decode::decodeRepresentation);
             }
@@ -927,11 +927,11 @@ final class Decode {
 
     static ContextQueryResult decodeContextQueryResult(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_ContextQueryResult.slots(v, p);
-        java.util.List<ContextFrame> fFrames = java.util.List.of();
-        boolean fTruncated = false;
-        Long fDroppedEstimate = null;
-        java.util.List<FrameAttestation> fFrameAttestations = java.util.List.of();
-        ProvenanceAttestation fResultAttestation = null;
+        java.util.List<ContextFrame> fFrames;
+        boolean fTruncated;
+        Long fDroppedEstimate;
+        java.util.List<FrameAttestation> fFrameAttestations;
+        ProvenanceAttestation fResultAttestation;
         {
             Json.Value s = slots[0];
             if (s == null) {
@@ -951,7 +951,7 @@ final class Decode {
         {
             Json.Value s = slots[2];
             if (s == null) {
-                // absent: the default
+                fDroppedEstimate = null;
             } else if (s.kind == Json.NULL) {
                 fDroppedEstimate = null;
             } else {
@@ -961,7 +961,7 @@ final class Decode {
         {
             Json.Value s = slots[3];
             if (s == null) {
-                // absent: the default
+                fFrameAttestations = java.util.List.of();
             } else {
                 fFrameAttestations = Values.decodeArray(s, new Path(p, "frame_attestations"), Decode::decodeFrameAttestation);
             }
@@ -969,7 +969,7 @@ final class Decode {
         {
             Json.Value s = slots[4];
             if (s == null) {
-                // absent: the default
+                fResultAttestation = null;
             } else if (s.kind == Json.NULL) {
                 fResultAttestation = null;
             } else {
@@ -989,14 +989,14 @@ final class Decode {
 
     static DataFlow decodeDataFlow(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_DataFlow.slots(v, p);
-        boolean fReads = false;
-        boolean fWrites = false;
-        boolean fEgress = false;
-        java.util.List<EgressScope> fEgressScopes = java.util.List.of();
+        boolean fReads;
+        boolean fWrites;
+        boolean fEgress;
+        java.util.List<EgressScope> fEgressScopes;
         {
             Json.Value s = slots[0];
             if (s == null) {
-                // absent: the default
+                fReads = false;
             } else {
                 fReads = Values.decodeBool(s, new Path(p, "reads"));
             }
@@ -1004,7 +1004,7 @@ final class Decode {
         {
             Json.Value s = slots[1];
             if (s == null) {
-                // absent: the default
+                fWrites = false;
             } else {
                 fWrites = Values.decodeBool(s, new Path(p, "writes"));
             }
@@ -1012,7 +1012,7 @@ final class Decode {
         {
             Json.Value s = slots[2];
             if (s == null) {
-                // absent: the default
+                fEgress = false;
             } else {
                 fEgress = Values.decodeBool(s, new Path(p, "egress"));
             }
@@ -1020,7 +1020,7 @@ final class Decode {
         {
             Json.Value s = slots[3];
             if (s == null) {
-                // absent: the default
+                fEgressScopes = java.util.List.of();
             } else {
                 fEgressScopes = Values.decodeArray(s, new Path(p, "egress_scopes"), Decode::decodeEgressScope);
             }
@@ -1038,9 +1038,9 @@ final class Decode {
 
     static FrameAttestation decodeFrameAttestation(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_FrameAttestation.slots(v, p);
-        FrameId fFrame = Decode.zeroFrameId();
-        ProvenanceAttestation fAttestation = null;
-        InclusionProof fInclusionProof = null;
+        FrameId fFrame;
+        ProvenanceAttestation fAttestation;
+        InclusionProof fInclusionProof;
         {
             Json.Value s = slots[0];
             if (s == null) {
@@ -1052,7 +1052,7 @@ final class Decode {
         {
             Json.Value s = slots[1];
             if (s == null) {
-                // absent: the default
+                fAttestation = null;
             } else if (s.kind == Json.NULL) {
                 fAttestation = null;
             } else {
@@ -1062,7 +1062,7 @@ final class Decode {
         {
             Json.Value s = slots[2];
             if (s == null) {
-                // absent: the default
+                fInclusionProof = null;
             } else if (s.kind == Json.NULL) {
                 fInclusionProof = null;
             } else {
@@ -1082,8 +1082,8 @@ final class Decode {
 
     static FrameEmbedding decodeFrameEmbedding(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_FrameEmbedding.slots(v, p);
-        String fFingerprint = "";
-        java.util.List<Float> fVector = null;
+        String fFingerprint;
+        java.util.List<Float> fVector;
         {
             Json.Value s = slots[0];
             if (s == null) {
@@ -1095,7 +1095,7 @@ final class Decode {
         {
             Json.Value s = slots[1];
             if (s == null) {
-                // absent: the default
+                fVector = null;
             } else if (s.kind == Json.NULL) {
                 fVector = null;
             } else {
@@ -1115,9 +1115,9 @@ final class Decode {
 
     static FrameId decodeFrameId(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_FrameId.slots(v, p);
-        String fProviderId = "";
-        String fFrameId = "";
-        String fContentDigest = null;
+        String fProviderId;
+        String fFrameId;
+        String fContentDigest;
         {
             Json.Value s = slots[0];
             if (s == null) {
@@ -1137,7 +1137,7 @@ final class Decode {
         {
             Json.Value s = slots[2];
             if (s == null) {
-                // absent: the default
+                fContentDigest = null;
             } else if (s.kind == Json.NULL) {
                 fContentDigest = null;
             } else {
@@ -1157,9 +1157,9 @@ final class Decode {
 
     static InclusionProof decodeInclusionProof(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_InclusionProof.slots(v, p);
-        long fLeafIndex = 0L;
-        long fLeafCount = 0L;
-        java.util.List<InclusionStep> fPath = java.util.List.of();
+        long fLeafIndex;
+        long fLeafCount;
+        java.util.List<InclusionStep> fPath;
         {
             Json.Value s = slots[0];
             if (s == null) {
@@ -1197,8 +1197,8 @@ final class Decode {
 
     static InclusionStep decodeInclusionStep(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_InclusionStep.slots(v, p);
-        String fSibling = "";
-        boolean fSiblingIsLeft = false;
+        String fSibling;
+        boolean fSiblingIsLeft;
         {
             Json.Value s = slots[0];
             if (s == null) {
@@ -1228,12 +1228,12 @@ final class Decode {
 
     static Provenance decodeProvenance(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_Provenance.slots(v, p);
-        String fType = "";
-        String fUri = null;
-        String fRange = null;
-        String fDigest = null;
-        String fMethod = null;
-        String fBy = null;
+        String fType;
+        String fUri;
+        String fRange;
+        String fDigest;
+        String fMethod;
+        String fBy;
         {
             Json.Value s = slots[0];
             if (s == null) {
@@ -1245,7 +1245,7 @@ final class Decode {
         {
             Json.Value s = slots[1];
             if (s == null) {
-                // absent: the default
+                fUri = null;
             } else if (s.kind == Json.NULL) {
                 fUri = null;
             } else {
@@ -1255,7 +1255,7 @@ final class Decode {
         {
             Json.Value s = slots[2];
             if (s == null) {
-                // absent: the default
+                fRange = null;
             } else if (s.kind == Json.NULL) {
                 fRange = null;
             } else {
@@ -1265,7 +1265,7 @@ final class Decode {
         {
             Json.Value s = slots[3];
             if (s == null) {
-                // absent: the default
+                fDigest = null;
             } else if (s.kind == Json.NULL) {
                 fDigest = null;
             } else {
@@ -1275,7 +1275,7 @@ final class Decode {
         {
             Json.Value s = slots[4];
             if (s == null) {
-                // absent: the default
+                fMethod = null;
             } else if (s.kind == Json.NULL) {
                 fMethod = null;
             } else {
@@ -1285,7 +1285,7 @@ final class Decode {
         {
             Json.Value s = slots[5];
             if (s == null) {
-                // absent: the default
+                fBy = null;
             } else if (s.kind == Json.NULL) {
                 fBy = null;
             } else {
@@ -1305,12 +1305,12 @@ final class Decode {
 
     static ProvenanceAttestation decodeProvenanceAttestation(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_ProvenanceAttestation.slots(v, p);
-        String fSignedCommitment = "";
-        String fKeyId = "";
-        String fAlgorithm = "";
-        String fAttesterId = "";
-        String fSignature = "";
-        String fIssuedAt = "";
+        String fSignedCommitment;
+        String fKeyId;
+        String fAlgorithm;
+        String fAttesterId;
+        String fSignature;
+        String fIssuedAt;
         {
             Json.Value s = slots[0];
             if (s == null) {
@@ -1372,9 +1372,9 @@ final class Decode {
 
     static ProviderInfo decodeProviderInfo(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_ProviderInfo.slots(v, p);
-        String fName = "";
-        String fVersion = "";
-        DataFlow fDataFlow = Decode.zeroDataFlow();
+        String fName;
+        String fVersion;
+        DataFlow fDataFlow;
         {
             Json.Value s = slots[0];
             if (s == null) {
@@ -1412,11 +1412,11 @@ final class Decode {
 
     static QueryCapability decodeQueryCapability(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_QueryCapability.slots(v, p);
-        java.util.List<String> fKinds = java.util.List.of();
+        java.util.List<String> fKinds;
         {
             Json.Value s = slots[0];
             if (s == null) {
-                // absent: the default
+                fKinds = java.util.List.of();
             } else {
                 fKinds = Values.decodeArray(s, new Path(p, "kinds"), Values::decodeString);
             }
@@ -1434,9 +1434,9 @@ final class Decode {
 
     static Relation decodeRelation(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_Relation.slots(v, p);
-        String fRel = "";
-        String fTargetUri = "";
-        String fDisplayName = null;
+        String fRel;
+        String fTargetUri;
+        String fDisplayName;
         {
             Json.Value s = slots[0];
             if (s == null) {
@@ -1456,7 +1456,7 @@ final class Decode {
         {
             Json.Value s = slots[2];
             if (s == null) {
-                // absent: the default
+                fDisplayName = null;
             } else if (s.kind == Json.NULL) {
                 fDisplayName = null;
             } else {
@@ -1476,9 +1476,9 @@ final class Decode {
 
     static Transform decodeTransform(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_Transform.slots(v, p);
-        String fMethod = "";
-        String fImplementation = "";
-        String fVersion = "";
+        String fMethod;
+        String fImplementation;
+        String fVersion;
         {
             Json.Value s = slots[0];
             if (s == null) {
@@ -1516,11 +1516,11 @@ final class Decode {
 
     static VerifyRequest decodeVerifyRequest(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_VerifyRequest.slots(v, p);
-        java.util.List<FrameId> fFrames = java.util.List.of();
+        java.util.List<FrameId> fFrames;
         {
             Json.Value s = slots[0];
             if (s == null) {
-                // absent: the default
+                fFrames = java.util.List.of();
             } else {
                 fFrames = Values.decodeArray(s, new Path(p, "frames"), Decode::decodeFrameId);
             }
@@ -1538,11 +1538,11 @@ final class Decode {
 
     static VerifyResponse decodeVerifyResponse(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_VerifyResponse.slots(v, p);
-        java.util.List<FrameVerdict> fVerdicts = java.util.List.of();
+        java.util.List<FrameVerdict> fVerdicts;
         {
             Json.Value s = slots[0];
             if (s == null) {
-                // absent: the default
+                fVerdicts = java.util.List.of();
             } else {
                 fVerdicts = Values.decodeArray(s, new Path(p, "verdicts"), Decode::decodeFrameVerdict);
             }

@@ -8,7 +8,7 @@ package io.github.cgpschema.cgptypes;
  * <p>A record of the wire type {@code FrameEmbedding}.
  *
  * @param fingerprint the member {@code "fingerprint"}:
- *     The embedding space, as `<model-id>/<dimensions>[/<normalization>]` (SPEC E1).
+ *     The embedding space, as `&lt;model-id&gt;/&lt;dimensions&gt;[/&lt;normalization&gt;]` (SPEC E1).
  *
  * @param vector the member {@code "vector"}:
  *     The vector. An empty array is written as is.

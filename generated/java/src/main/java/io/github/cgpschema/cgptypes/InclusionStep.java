@@ -8,7 +8,7 @@ package io.github.cgpschema.cgptypes;
  * <p>A record of the wire type {@code InclusionStep}.
  *
  * @param sibling the member {@code "sibling"}:
- *     The sibling hash, as `sha256:<64 lowercase hex>`.
+ *     The sibling hash, as `sha256:&lt;64 lowercase hex&gt;`.
  *
  * @param siblingIsLeft the member {@code "sibling_is_left"}:
  *     True when the sibling is the left operand.

@@ -17,7 +17,7 @@ package io.github.cgpschema.cgptypes;
  *     The part of the source used, e.g. `L120-160`.
  *
  * @param digest the member {@code "digest"}:
- *     A digest of the source, as `sha256:<64 lowercase hex>`.
+ *     A digest of the source, as `sha256:&lt;64 lowercase hex&gt;`.
  *
  * @param method the member {@code "method"}:
  *     How the content was taken from the source.

@@ -8,7 +8,7 @@ package io.github.cgpschema.cgptypes;
  * <p>A record of the wire type {@code ProvenanceAttestation}.
  *
  * @param signedCommitment the member {@code "signed_commitment"}:
- *     What was signed, as `sha256:<64 lowercase hex>`.
+ *     What was signed, as `sha256:&lt;64 lowercase hex&gt;`.
  *
  * @param keyId the member {@code "key_id"}:
  *     The key that signed, as announced in `AttesterKey.key_id`.
