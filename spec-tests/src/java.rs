@@ -93,6 +93,55 @@ pub fn copy_project(from: &Path, to: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// Fills the shared local repository with every plugin (and plugin
+/// dependency) a user's build of the package and of a consumer uses:
+/// `package` (compiler, resources, surefire with JUnit, jar), `install` and
+/// `dependency:build-classpath`, so a copy of it serves an offline build.
+/// Done once per set of pinned versions (a marker file in the repository).
+pub fn fetch_plugins() -> Result<(), String> {
+    let pins = format!(
+        "{:?} {}",
+        cgp_codegen::java::PLUGINS,
+        cgp_codegen::java::JUNIT
+    );
+    let digest = cgp_schema::digest::of(pins.as_bytes());
+    let marker = maven_repository().join(format!(
+        ".cgp-plugins-{}",
+        digest
+            .trim_start_matches("sha256:")
+            .get(..16)
+            .unwrap_or("pins")
+    ));
+    if marker.is_file() {
+        return Ok(());
+    }
+    let project = cgp_test_support::repo().join(cgp_codegen::java::JAVA_DIR);
+    let scratch = cgp_test_support::repo()
+        .join("target/java-package")
+        .join(format!("plugins-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    copy_project(&project, &scratch)?;
+    let output = mvn_command()
+        .current_dir(&scratch)
+        .args([
+            "package",
+            "install:help",
+            "dependency:build-classpath",
+            "-Dmdep.outputFile=target/classpath.txt",
+        ])
+        .output()
+        .map_err(|error| format!("cannot run mvn ({error})"))?;
+    let _ = std::fs::remove_dir_all(&scratch);
+    if !output.status.success() {
+        return Err(format!(
+            "fetching the Maven plugins failed:\n{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    std::fs::write(&marker, pins).map_err(|error| format!("{}: {error}", marker.display()))
+}
+
 /// Builds the jar into `target/java-package/<digest>/cgp-types.jar`, unless a
 /// build of exactly these files is there; Maven builds (and tests) a copy,
 /// so `generated/java` never holds a `target/`.

@@ -502,9 +502,9 @@ public final class Consumer {
 #[test]
 #[ignore = "full tier"]
 fn the_java_package_installs_with_mvn_and_a_consumer_project_passes_the_vectors() {
-    // Building the jar once first makes sure target/peers/m2 holds every
-    // plugin (the one step that may download).
-    spec_tests::java::jar().unwrap_or_else(|problem| panic!("{problem}"));
+    // The one step that may download: every pinned plugin into
+    // target/peers/m2, which the offline builds below use a copy of.
+    spec_tests::java::fetch_plugins().unwrap_or_else(|problem| panic!("{problem}"));
     let scratch = Scratch::new("java-install");
     let project = copy_package(&scratch, "java");
     let repository = scratch.join("m2");
