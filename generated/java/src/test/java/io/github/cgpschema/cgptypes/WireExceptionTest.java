@@ -1,5 +1,6 @@
-// Where a refusal points: the JSON pointer of the value at fault, the byte
-// offset of a syntax error. This file is copied as-is by
+// Where a refusal points: the JSON pointer of the value at fault (decoding
+// and encoding), the byte offset of a syntax error; and an open vocabulary's
+// unknown value kept. This file is copied as-is by
 // `cargo xtask codegen`.
 
 package io.github.cgpschema.cgptypes;
@@ -25,6 +26,27 @@ class WireExceptionTest {
     @Test
     void aPointerEscapesTildeAndSlash() {
         assertEquals("/a~1b/c~0d/3", Path.pointer(new Path(new Path(new Path(null, "a/b"), "c~d"), 3)));
+    }
+
+    @Test
+    void anEnvelopeTheReferenceCannotHoldIsRefusedWhereItIsWrong() {
+        WireException surrogate = assertThrows(WireException.class,
+                () -> Wire.encode(new HandshakeEnvelope("contextgraph/\ud800")));
+        assertEquals("/protocol_version", surrogate.pointer());
+        WireException absent = assertThrows(WireException.class,
+                () -> Wire.encode(new HandshakeEnvelope(null)));
+        assertEquals("/protocol_version", absent.pointer());
+        assertThrows(WireException.class, () -> Wire.encode(null));
+    }
+
+    @Test
+    void anOpenVocabularyKeepsAnUnknownValueAndNamesAKnownOne() throws WireException {
+        Envelope decoded = Wire.decode("{\"type\":\"error\",\"code\":\"new_code\",\"message\":\"m\"}"
+                .getBytes(StandardCharsets.UTF_8));
+        ErrorEnvelope error = (ErrorEnvelope) decoded;
+        assertEquals("new_code", error.code().raw());
+        assertEquals(null, error.code().known());
+        assertEquals(ErrorCode.Known.INTERNAL, ErrorCode.INTERNAL.known());
     }
 
     @Test
