@@ -437,6 +437,20 @@ use spec_tests::Outcome;
 #[test]
 #[ignore = "full tier"]
 fn go_module_gives_the_reference_verdict_and_bytes_on_the_corpus_and_edge_lines() {
+    corpus_and_edge_lines_agree("go", spec_tests::go::decode);
+}
+
+/// The same lines through the generated Java package's harness.
+#[test]
+#[ignore = "full tier"]
+fn java_package_gives_the_reference_verdict_and_bytes_on_the_corpus_and_edge_lines() {
+    corpus_and_edge_lines_agree("java", spec_tests::java::decode);
+}
+
+/// A harness's decoder: messages in, outcomes out (as a body when `http`).
+type Decoder<T> = fn(&[T], bool) -> Result<Vec<Outcome>, String>;
+
+fn corpus_and_edge_lines_agree(package: &str, decode: Decoder<String>) {
     let mut lines: Vec<(String, String)> = Vec::new();
     for example in examples() {
         let around = envelope_around(&example.target)
@@ -456,8 +470,7 @@ fn go_module_gives_the_reference_verdict_and_bytes_on_the_corpus_and_edge_lines(
     let mut failures = Vec::new();
     let (mut accepted, mut rejected) = (0, 0);
     for http in [false, true] {
-        let outcomes =
-            spec_tests::go::decode(&texts, http).unwrap_or_else(|error| panic!("{error}"));
+        let outcomes = decode(&texts, http).unwrap_or_else(|error| panic!("{error}"));
         for ((name, line), theirs) in lines.iter().zip(&outcomes) {
             let reference = if http {
                 reference_body(line.as_bytes())
@@ -468,7 +481,7 @@ fn go_module_gives_the_reference_verdict_and_bytes_on_the_corpus_and_edge_lines(
                 (Ok(a), Ok(b)) if a == b => accepted += 1,
                 (Err(_), Err(_)) => rejected += 1,
                 _ => failures.push(format!(
-                    "{name} ({}): {line:?}\n  reference: {reference:?}\n  go:        {theirs:?}",
+                    "{name} ({}): {line:?}\n  reference: {reference:?}\n  {package}: {theirs:?}",
                     if http { "http" } else { "stdio" }
                 )),
             }
@@ -487,6 +500,17 @@ fn go_module_gives_the_reference_verdict_and_bytes_on_the_corpus_and_edge_lines(
 #[test]
 #[ignore = "full tier"]
 fn go_module_reads_invalid_utf8_as_the_reference_host_does() {
+    invalid_utf8_is_read_as_the_reference_host_does("go", spec_tests::go::decode_bytes);
+}
+
+/// The same bytes through the generated Java package's harness.
+#[test]
+#[ignore = "full tier"]
+fn java_package_reads_invalid_utf8_as_the_reference_host_does() {
+    invalid_utf8_is_read_as_the_reference_host_does("java", spec_tests::java::decode_bytes);
+}
+
+fn invalid_utf8_is_read_as_the_reference_host_does(package: &str, decode: Decoder<Vec<u8>>) {
     let pieces: [&[u8]; 12] = [
         b"\xff",
         b"\xc3",
@@ -523,8 +547,7 @@ fn go_module_reads_invalid_utf8_as_the_reference_host_does() {
         .iter()
         .map(|bytes| String::from_utf8_lossy(bytes).into_owned())
         .collect();
-    let outcomes =
-        spec_tests::go::decode_bytes(&messages, false).unwrap_or_else(|error| panic!("{error}"));
+    let outcomes = decode(&messages, false).unwrap_or_else(|error| panic!("{error}"));
     let mut failures = Vec::new();
     for ((bytes, text), theirs) in messages.iter().zip(&lossy).zip(&outcomes) {
         let reference = reference("Envelope", text).expect("known target");
@@ -532,17 +555,16 @@ fn go_module_reads_invalid_utf8_as_the_reference_host_does() {
             (Ok(a), Ok(b)) if a == b => {}
             (Err(_), Err(_)) => {}
             _ => failures.push(format!(
-                "{bytes:?}\n  reference: {reference:?}\n  go:        {theirs:?}"
+                "{bytes:?}\n  reference: {reference:?}\n  {package}: {theirs:?}"
             )),
         }
     }
-    let bodies =
-        spec_tests::go::decode_bytes(&messages, true).unwrap_or_else(|error| panic!("{error}"));
+    let bodies = decode(&messages, true).unwrap_or_else(|error| panic!("{error}"));
     for (bytes, theirs) in messages.iter().zip(&bodies) {
         let reference = reference_body(bytes);
         if reference.is_ok() != theirs.is_ok() {
             failures.push(format!(
-                "body {bytes:?}\n  reference: {reference:?}\n  go:        {theirs:?}"
+                "body {bytes:?}\n  reference: {reference:?}\n  {package}: {theirs:?}"
             ));
         }
     }

@@ -2,8 +2,10 @@
 //! goes through `cgp vectors run`'s runner (one loop over the list of targets,
 //! `Language::ALL`), and the Python and TypeScript packages also run them in
 //! their own test runners (`python -m unittest`, `node --test`, what
-//! `npm test` runs after building). Full tier: node, python3, go and a pinned
-//! TypeScript compiler (installed under target/peers).
+//! `npm test` runs after building); the Java package runs them with JUnit in
+//! `mvn package`. Full tier: node, python3, go, java and mvn (Maven's
+//! downloads in target/peers/m2) and a pinned TypeScript compiler (installed
+//! under target/peers).
 
 use cgp_codegen::targets::Language;
 use cgp_vectors::harness::{Options, run};
@@ -91,6 +93,17 @@ fn every_package_harness_gives_the_reference_answer_on_every_vector() {
                 let harness =
                     spec_tests::go::harness().unwrap_or_else(|problem| panic!("{problem}"));
                 through(&harness.to_string_lossy(), &[], Vec::new())
+            }
+            Language::Java => {
+                // Building the jar runs `mvn package`, whose JUnit tests read
+                // the project's copy of the vectors; a failing one fails it.
+                let jar = spec_tests::java::jar().unwrap_or_else(|problem| panic!("{problem}"));
+                let class = spec_tests::java::harness_class();
+                through(
+                    "java",
+                    &[Path::new("-cp"), jar, Path::new(&class)],
+                    Vec::new(),
+                )
             }
         };
         // Every case, the f32 overflow ones included (one policy: `null`).

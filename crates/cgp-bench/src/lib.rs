@@ -29,6 +29,7 @@ mod corpus;
 pub mod dense;
 mod external;
 mod go;
+mod java;
 mod machine;
 mod measure;
 pub mod proxy;
@@ -405,9 +406,10 @@ fn package_figures(
             tools.rounds,
         ),
         (Language::Go, Some(_)) => go::go_on(corpus, path, tools.rounds),
+        (Language::Java, Some(_)) => java::java_on(corpus, path, tools.rounds),
         (Language::Python, _) => python_package_on(config, tools.pydantic.as_ref(), corpus, path),
         // Without the peers (node, the Go toolchain's caches) installed.
-        (Language::TypeScript | Language::Go, None) => Ok(Vec::new()),
+        (Language::TypeScript | Language::Go | Language::Java, None) => Ok(Vec::new()),
     }
 }
 

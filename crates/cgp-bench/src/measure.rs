@@ -85,6 +85,12 @@ pub enum Measure {
     GoEncodingJson,
     /// `Decode` of the generated Go module, same lines, same process.
     GoDecode,
+    /// Jackson databind reading each line into plain classes the bench
+    /// declares (`spec-tests/peers/java/BenchTypes.java`): the baseline of
+    /// the Java package.
+    JavaDatabind,
+    /// `Wire.decode` of the generated Java package, same lines, same JVM.
+    JavaDecode,
     /// `JSON.parse` and Ajv's compiled validator of the interop bundle, in the
     /// same node process on the same strings as [`Measure::TypescriptDecode`].
     NodeAjvSameProcess,
@@ -216,6 +222,10 @@ impl Measure {
                 "Go `encoding/json` `Unmarshal` into the Go module's structs"
             }
             Measure::GoDecode => "decode, generated Go module (`cgptypes.Decode`)",
+            Measure::JavaDatabind => {
+                "Jackson databind 2 into plain classes the bench declares (Java)"
+            }
+            Measure::JavaDecode => "decode, generated Java package (`Wire.decode`)",
             Measure::NodeAjvSameProcess => {
                 "Node `JSON.parse` + Ajv 8 compiled validator, same process and strings as `decodeEnvelope`"
             }

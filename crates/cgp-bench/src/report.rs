@@ -226,6 +226,12 @@ impl Report {
                 Measure::GoEncodingJson,
                 &|ratio| Some(ratio >= 1.0),
             ),
+            self.ratio_target(
+                "the Java package's `Wire.decode` at least as fast as Jackson databind into plain classes (≥ 1.0×, same JVM)".into(),
+                Measure::JavaDecode,
+                Measure::JavaDatabind,
+                &|ratio| Some(ratio >= 1.0),
+            ),
         ];
         for (goal, a, b, min) in [
             (

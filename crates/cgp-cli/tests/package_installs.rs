@@ -17,11 +17,17 @@
 //! - Go: `go test ./...` in a copy of `generated/go` alone; the module served
 //!   by a file `GOPROXY` at the tag codegen's version gives, fetched with
 //!   `go get` into a new consumer module, whose build of `cmd/cgp-harness`
-//!   passes the vectors.
+//!   passes the vectors;
+//! - Java: `mvn install` in a copy of `generated/java` (its JUnit tests run
+//!   the vectors) into a local repository in the temporary folder, then a new
+//!   consumer Maven project depending on the installed artifact, whose small
+//!   main decodes and encodes a line, and whose classpath runs the package's
+//!   harness through the vectors.
 //!
 //! The only additions to the commands users type are what the test
 //! environment needs: the shared caches under `target/peers`, a file `GOPROXY`
-//! and `GOSUMDB=off`.
+//! and `GOSUMDB=off`, and for Maven a local repository seeded with a copy of
+//! `target/peers/m2` (the pinned plugins and JUnit), used offline.
 
 use cgp_codegen::targets::Language;
 use cgp_test_support::Scratch;
@@ -116,6 +122,9 @@ fn every_package_installs_as_its_users_install_it() {
                 the_python_package_installs_with_pip_and_passes_the_vectors_with_and_without_msgspec()
             }
             Language::Go => the_go_module_tests_itself_alone_and_a_consumer_fetches_it_with_go_get(),
+            Language::Java => {
+                the_java_package_installs_with_mvn_and_a_consumer_project_passes_the_vectors()
+            }
         }
     }
 }
@@ -522,4 +531,102 @@ fn the_go_module_tests_itself_alone_and_a_consumer_fetches_it_with_go_get() {
         ])
         .env("GOPROXY", &proxy_url));
     vectors_pass(&["./cgp-harness"], &consumer, &[]);
+}
+
+/// `mvn -B -q -o` with the local repository `repository`: offline, so
+/// nothing but what the copy of `target/peers/m2` holds and what the test
+/// installs is used.
+fn mvn(repository: &Path, dir: &Path) -> Command {
+    let mut command = Command::new("mvn");
+    command
+        .current_dir(dir)
+        .args(["-B", "-q", "-o"])
+        .arg(format!("-Dmaven.repo.local={}", repository.display()));
+    command
+}
+
+/// The consumer's main: a line decoded and encoded again.
+const JAVA_CONSUMER: &str = r#"package example;
+
+import java.nio.charset.StandardCharsets;
+import PACKAGE.Envelope;
+import PACKAGE.ShutdownEnvelope;
+import PACKAGE.Wire;
+
+public final class Consumer {
+    public static void main(String[] args) throws Exception {
+        Envelope envelope = Wire.decode("{\"type\":\"shutdown\"}".getBytes(StandardCharsets.UTF_8));
+        if (!(envelope instanceof ShutdownEnvelope)) {
+            throw new AssertionError(envelope);
+        }
+        System.out.print(new String(Wire.encode(envelope), StandardCharsets.UTF_8));
+    }
+}
+"#;
+
+fn the_java_package_installs_with_mvn_and_a_consumer_project_passes_the_vectors() {
+    // The one step that may download: every pinned plugin into
+    // target/peers/m2, which the offline builds below use a copy of.
+    spec_tests::java::fetch_plugins().unwrap_or_else(|problem| panic!("{problem}"));
+    let scratch = Scratch::new("java-install");
+    let project = copy_package(&scratch, "java");
+    let repository = scratch.join("m2");
+    cgp_test_support::copy_dir(&spec_tests::java::maven_repository(), &repository);
+    let group = spec_tests::java::maven_group();
+    assert_eq!(group, "io.github.cgp-schema");
+    let _ = std::fs::remove_dir_all(repository.join(group.replace('.', "/")));
+    run(mvn(&repository, &project).arg("install"));
+    let protocol: cgp_schema::ProtocolVersion =
+        cgp_types::PROTOCOL_VERSION.parse().expect("the version");
+    let version = format!("{}.{}.0", protocol.major, protocol.minor);
+    let installed = repository
+        .join(group.replace('.', "/"))
+        .join("cgp-types")
+        .join(&version);
+    assert!(
+        installed.join(format!("cgp-types-{version}.jar")).is_file(),
+        "{}",
+        installed.display()
+    );
+
+    // A new project that depends on the installed artifact, with the
+    // package's own pinned plugins.
+    let pom = std::fs::read_to_string(project.join("pom.xml")).expect("pom.xml");
+    let build =
+        &pom[pom.find("<build>").expect("a build")..=pom.find("</build>").expect("its end") + 7];
+    let consumer = scratch.join("consumer");
+    let sources = consumer.join("src/main/java/example");
+    std::fs::create_dir_all(&sources).expect("consumer");
+    std::fs::write(
+        consumer.join("pom.xml"),
+        format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<project xmlns=\"http://maven.apache.org/POM/4.0.0\">\n  <modelVersion>4.0.0</modelVersion>\n  <groupId>example</groupId>\n  <artifactId>consumer</artifactId>\n  <version>1</version>\n  <properties>\n    <maven.compiler.release>17</maven.compiler.release>\n    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>\n  </properties>\n  <dependencies>\n    <dependency>\n      <groupId>{group}</groupId>\n      <artifactId>cgp-types</artifactId>\n      <version>{version}</version>\n    </dependency>\n  </dependencies>\n  {build}\n</project>\n"
+        ),
+    )
+    .expect("the consumer's pom.xml");
+    let package = spec_tests::java::java_package();
+    std::fs::write(
+        sources.join("Consumer.java"),
+        JAVA_CONSUMER.replace("PACKAGE", &package),
+    )
+    .expect("Consumer.java");
+    run(mvn(&repository, &consumer).args([
+        "package",
+        "dependency:build-classpath",
+        "-Dmdep.outputFile=classpath.txt",
+    ]));
+    let dependencies = std::fs::read_to_string(consumer.join("classpath.txt")).expect("classpath");
+    assert!(
+        dependencies.contains(&format!("cgp-types-{version}.jar")),
+        "{dependencies}"
+    );
+    let classpath = format!("target/classes:{}", dependencies.trim());
+    let printed = run(Command::new("java").current_dir(&consumer).args([
+        "-cp",
+        &classpath,
+        "example.Consumer",
+    ]));
+    assert_eq!(stdout(&printed), r#"{"type":"shutdown"}"#);
+    let harness = spec_tests::java::harness_class();
+    vectors_pass(&["java", "-cp", &classpath, &harness], &consumer, &[]);
 }

@@ -100,6 +100,21 @@ impl Home {
     pub fn go_module(&self, dir: &str) -> String {
         format!("{}/{dir}", self.path)
     }
+
+    /// The Maven groupId of the packages published from the home: on GitHub
+    /// `io.github.<owner>`, the namespace Maven Central verifies for a GitHub
+    /// account; elsewhere the host reversed, then the owner.
+    pub fn maven_group(&self) -> String {
+        let mut parts = self.path.split('/');
+        let host = parts.next().unwrap_or_default();
+        let owner = parts.next().unwrap_or_default().to_ascii_lowercase();
+        if self.github {
+            return format!("io.github.{owner}");
+        }
+        let mut group: Vec<&str> = host.split('.').rev().collect();
+        group.push(&owner);
+        group.join(".")
+    }
 }
 
 /// The line and value of `repository = "…"` in [`TABLE`].
@@ -230,6 +245,16 @@ mod tests {
     use super::*;
 
     const MANIFEST: &str = "[workspace]\nmembers = []\n\n[workspace.package]\nedition = \"2024\"\nrepository = \"https://github.com/cgp-schema/cgp-schema\"\n";
+
+    #[test]
+    fn the_maven_group_is_github_s_verified_namespace_or_the_host_reversed() {
+        let home = Home::parse(MANIFEST).expect("declared");
+        assert_eq!(home.maven_group(), "io.github.cgp-schema");
+        let elsewhere =
+            Home::parse("[workspace.package]\nrepository = \"https://example.org/Owner/r\"\n")
+                .expect("declared");
+        assert_eq!(elsewhere.maven_group(), "org.example.owner");
+    }
 
     #[test]
     fn the_declaration_gives_the_go_module_and_the_action() {

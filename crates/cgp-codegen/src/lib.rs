@@ -48,6 +48,7 @@ pub mod embed;
 pub mod gates;
 pub mod go;
 pub mod home;
+pub mod java;
 pub mod naming;
 pub mod output;
 pub mod plan;

@@ -1,6 +1,7 @@
 //! How every target names what the model holds: the type of a variant, of a
 //! union's branch, and each language's spelling of member names and
-//! vocabulary constants. One place, so the packages agree on their names.
+//! vocabulary constants (Go fields, Python attributes, Java record
+//! components). One place, so the packages agree on their names.
 
 use cgp_schema::model::{Branch, Variant};
 
@@ -89,6 +90,109 @@ pub fn upper_constant(value: &str) -> String {
     name
 }
 
+/// Java's reserved words and the names a record component may not take
+/// (the methods every object has).
+const JAVA_RESERVED: [&str; 61] = [
+    "abstract",
+    "assert",
+    "boolean",
+    "break",
+    "byte",
+    "case",
+    "catch",
+    "char",
+    "class",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extends",
+    "final",
+    "finally",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "implements",
+    "import",
+    "instanceof",
+    "int",
+    "interface",
+    "long",
+    "native",
+    "new",
+    "package",
+    "private",
+    "protected",
+    "public",
+    "return",
+    "short",
+    "static",
+    "strictfp",
+    "super",
+    "switch",
+    "synchronized",
+    "this",
+    "throw",
+    "throws",
+    "transient",
+    "try",
+    "void",
+    "volatile",
+    "while",
+    "true",
+    "false",
+    "null",
+    "record",
+    "clone",
+    "finalize",
+    "getClass",
+    "hashCode",
+    "notify",
+    "toString",
+    "wait",
+];
+
+/// A member name as a record component: `protocol_version` is
+/// `protocolVersion`; a reserved word takes a trailing `_`.
+pub fn java_component(member: &str) -> String {
+    let pascal = pascal_case(member);
+    let mut chars = pascal.chars();
+    let name = chars
+        .next()
+        .map(|first| first.to_ascii_lowercase().to_string() + chars.as_str())
+        .unwrap_or_else(|| "value".into());
+    let name = if name.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("m{name}")
+    } else {
+        name
+    };
+    if JAVA_RESERVED.contains(&name.as_str()) {
+        format!("{name}_")
+    } else {
+        name
+    }
+}
+
+/// A vocabulary value as an enum constant: `third-party-index` is
+/// `THIRD_PARTY_INDEX`.
+pub fn java_constant(text: &str) -> String {
+    let name = text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|part| !part.is_empty())
+        .map(str::to_ascii_uppercase)
+        .collect::<Vec<_>>()
+        .join("_");
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("V_{name}")
+    } else {
+        name
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,5 +208,9 @@ mod tests {
         assert_eq!(upper_constant("local-only"), "LOCAL_ONLY");
         assert_eq!(upper_constant("2fa"), "_2FA");
         assert_eq!(upper_constant(""), "_");
+        assert_eq!(java_component("protocol_version"), "protocolVersion");
+        assert_eq!(java_component("default"), "default_");
+        assert_eq!(java_constant("third-party-index"), "THIRD_PARTY_INDEX");
+        assert_eq!(java_constant("2fa"), "V_2FA");
     }
 }

@@ -15,11 +15,13 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 /// What a build inside an owned directory leaves there, and codegen neither
-/// writes nor removes: `npm install && npm run build` in the TypeScript package.
-pub const BUILD_LEFTOVERS: [&str; 3] = [
+/// writes nor removes: `npm install && npm run build` in the TypeScript package,
+/// `mvn package` in the Java package.
+pub const BUILD_LEFTOVERS: [&str; 4] = [
     "generated/typescript/node_modules",
     "generated/typescript/dist",
     "generated/typescript/package-lock.json",
+    "generated/java/target",
 ];
 
 /// The directories codegen owns, relative to the repository root: every file

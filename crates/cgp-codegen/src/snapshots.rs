@@ -162,6 +162,11 @@ fn go_snapshot() {
     expect_test::expect_file!["../snapshots/go.txt"].assert_eq(&rendered(Language::Go));
 }
 
+#[test]
+fn java_snapshot() {
+    expect_test::expect_file!["../snapshots/java.txt"].assert_eq(&rendered(Language::Java));
+}
+
 /// Every target has a snapshot test above (a new language fails here until
 /// it has one).
 #[test]
@@ -172,6 +177,7 @@ fn every_target_is_snapshot_tested() {
             Language::TypeScript => "typescript.txt",
             Language::Python => "python.txt",
             Language::Go => "go.txt",
+            Language::Java => "java.txt",
         };
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("snapshots")

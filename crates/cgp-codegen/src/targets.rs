@@ -28,16 +28,19 @@ pub enum Language {
     Python,
     /// The Go module `generated/go`.
     Go,
+    /// The Maven project `generated/java`.
+    Java,
 }
 
 impl Language {
     /// Every target, in the order the plan renders them (typify first, so a
     /// schema it cannot read is reported in its own words).
-    pub const ALL: [Language; 4] = [
+    pub const ALL: [Language; 5] = [
         Language::Rust,
         Language::TypeScript,
         Language::Python,
         Language::Go,
+        Language::Java,
     ];
 
     /// The generator of this language.
@@ -47,6 +50,7 @@ impl Language {
             Language::TypeScript => &crate::typescript::TypeScriptPackage,
             Language::Python => &crate::python::PythonPackage,
             Language::Go => &crate::go::GoModule,
+            Language::Java => &crate::java::JavaPackage,
         }
     }
 
@@ -57,6 +61,7 @@ impl Language {
             Language::TypeScript => "TypeScript",
             Language::Python => "Python",
             Language::Go => "Go",
+            Language::Java => "Java",
         }
     }
 }

@@ -45,8 +45,9 @@ pub enum Unsupported {
     Default { default: String, shape: String },
     /// `omit-if-default` on a shape with no zero value to compare with.
     OmitIfDefault,
-    /// A named type that is not an object, tagged union or string vocabulary.
-    GoTypeKind,
+    /// A named type that is not an object, tagged union or string vocabulary
+    /// (Go and Java describe those only).
+    TypeKind,
     /// Inside a member: where its schema is written, its name, the package.
     Member {
         at: Place,
@@ -156,9 +157,9 @@ impl fmt::Display for Unsupported {
             Self::NameNeedsEscaping => write!(f, "a member name that needs escaping"),
             Self::Default { default, shape } => write!(f, "the default {default} for {shape}"),
             Self::OmitIfDefault => write!(f, "`omit-if-default` on this shape"),
-            Self::GoTypeKind => write!(
+            Self::TypeKind => write!(
                 f,
-                "the Go module describes objects, tagged unions and string vocabularies only"
+                "a named type that is neither an object, a tagged union nor a string vocabulary"
             ),
             Self::Member {
                 name, package, why, ..

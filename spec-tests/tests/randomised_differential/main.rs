@@ -21,6 +21,7 @@ mod verdicts;
 
 mod compare;
 mod go;
+mod java;
 mod python;
 mod sdk;
 mod strategy;
@@ -105,6 +106,7 @@ fn every_package_agrees_with_the_reference_on_generated_and_mutated_lines() {
             Language::TypeScript => typescript::agrees_with_the_reference(&lines),
             Language::Python => python::agrees_with_the_reference(&lines),
             Language::Go => go::agrees_with_the_reference(&lines),
+            Language::Java => java::agrees_with_the_reference(&lines),
         }
     }
 }

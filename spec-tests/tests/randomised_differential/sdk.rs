@@ -75,6 +75,12 @@ fn sdk_spellings_through_the_go_module_agree_with_the_reference() {
     super::go::agrees_with_the_reference(&sdk_lines());
 }
 
+#[test]
+#[ignore = "full tier"]
+fn sdk_spellings_through_the_java_package_agree_with_the_reference() {
+    super::java::agrees_with_the_reference(&sdk_lines());
+}
+
 /// With msgspec, so the fast paths run; the round-trip script compares them
 /// with the exact ones line by line.
 #[test]

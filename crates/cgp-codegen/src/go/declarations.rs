@@ -81,7 +81,7 @@ pub(super) fn named_types(protocol: &Protocol) -> Result<NamedTypes, Unsupported
                     .map(|text| (format!("Known{name}{}", pascal_case(text)), quote(text)))
                     .collect(),
             }),
-            _ => return Err(Unsupported::GoTypeKind.in_type(name)),
+            _ => return Err(Unsupported::TypeKind.in_type(name)),
         }
     }
     Ok(named_types)
