@@ -327,6 +327,35 @@ fn a_schema_the_protocol_model_cannot_describe_is_named_with_its_position() {
     );
 }
 
+#[test]
+fn a_shape_a_package_cannot_describe_is_refused_at_its_place_in_the_schema() {
+    let tree = Tree::new("package-gap");
+    let file = "schema/types/relation.schema.json";
+    let mut schema: serde_json::Value = serde_json::from_str(&tree.read(file)).expect("json");
+    // typify and the model take a pattern; the TypeScript package cannot
+    // check one as the reference would, and refuses it.
+    schema["properties"]["rel"]["pattern"] = serde_json::json!("^[a-z.]+$");
+    tree.write(
+        file,
+        &(serde_json::to_string_pretty(&schema).expect("json") + "\n"),
+    );
+    let line = tree
+        .read(file)
+        .lines()
+        .position(|l| l.contains("\"rel\": {"))
+        .expect("member")
+        + 1;
+    let error = cgp_codegen::generate(&tree.0)
+        .expect_err("a package refuses")
+        .to_string();
+    assert!(
+        error.starts_with(&format!("{file}:{line}:"))
+            && error.contains("member `rel`: the TypeScript package cannot describe `pattern`"),
+        "{error}"
+    );
+    assert!(!error.contains("templates/"), "{error}");
+}
+
 /// `set-version` rewrites schema files through the same writer: a failure
 /// while staging the second file leaves both files as they were, and no
 /// temporary file behind.
