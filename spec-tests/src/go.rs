@@ -6,9 +6,8 @@
 //! line out.
 
 use crate::Outcome;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::OnceLock;
 
 /// The Go environment every test uses: nothing written outside `target/`.
@@ -119,90 +118,12 @@ fn build(command: &str) -> Result<PathBuf, String> {
 }
 
 /// Each message decoded (as a stdio line, or as an HTTP body when `http`) and
-/// re-encoded by the Go module: `Ok(canonical line without its newline)` or
-/// `Err(..)` when it is rejected. A harness that fails is an error of the
-/// whole call.
+/// re-encoded by the Go module, through its harness ([`crate::harness`]).
 pub fn decode(messages: &[String], http: bool) -> Result<Vec<Outcome>, String> {
-    let cases: Vec<serde_json::Value> = messages
-        .iter()
-        .map(|message| serde_json::json!({"input": message}))
-        .collect();
-    run(cases, http)
+    crate::harness::decode(Command::new(harness()?), messages, http)
 }
 
 /// As [`decode`], for messages of any bytes (sent as `input_base64`).
 pub fn decode_bytes(messages: &[Vec<u8>], http: bool) -> Result<Vec<Outcome>, String> {
-    let cases: Vec<serde_json::Value> = messages
-        .iter()
-        .map(|message| serde_json::json!({"input_base64": base64(message)}))
-        .collect();
-    run(cases, http)
-}
-
-/// Standard base64 with padding, as `input_base64` holds bytes.
-fn base64(bytes: &[u8]) -> String {
-    use base64::Engine as _;
-    base64::engine::general_purpose::STANDARD.encode(bytes)
-}
-
-fn run(cases: Vec<serde_json::Value>, http: bool) -> Result<Vec<Outcome>, String> {
-    let messages = cases.len();
-    let harness = harness()?;
-    let mut input = Vec::new();
-    for (id, mut case) in cases.into_iter().enumerate() {
-        case["id"] = serde_json::json!(id);
-        case["transport"] = serde_json::json!(if http { "http" } else { "stdio" });
-        input.extend(case.to_string().into_bytes());
-        input.push(b'\n');
-    }
-    let mut child = Command::new(harness)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|error| format!("cannot run {}: {error}", harness.display()))?;
-    let mut stdin = child.stdin.take().ok_or("no stdin")?;
-    let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let output = child
-        .wait_with_output()
-        .map_err(|error| format!("the harness: {error}"))?;
-    writer
-        .join()
-        .map_err(|_| "the writer panicked".to_owned())?
-        .map_err(|error| format!("writing to the harness: {error}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "the harness failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
-    let answers: Vec<serde_json::Value> = output
-        .stdout
-        .split(|&b| b == b'\n')
-        .filter(|line| !line.is_empty())
-        .map(serde_json::from_slice)
-        .collect::<Result<_, _>>()
-        .map_err(|error| format!("the harness's answer: {error}"))?;
-    if answers.len() != messages {
-        return Err(format!("{} answers for {messages} messages", answers.len()));
-    }
-    answers
-        .into_iter()
-        .enumerate()
-        .map(|(id, answer)| {
-            if answer.get("id").and_then(serde_json::Value::as_u64) != Some(id as u64) {
-                return Err(format!("answer {id} is out of order: {answer}"));
-            }
-            match (
-                answer.get("accept").and_then(serde_json::Value::as_bool),
-                answer.get("canonical").and_then(|v| v.as_str()),
-            ) {
-                (Some(true), Some(canonical)) => Ok(Ok(canonical.to_owned())),
-                (Some(false), _) => Ok(Err("rejected".to_owned())),
-                _ => Err(format!(
-                    "answer {id} does not follow the harness protocol: {answer}"
-                )),
-            }
-        })
-        .collect()
+    crate::harness::decode_bytes(Command::new(harness()?), messages, http)
 }

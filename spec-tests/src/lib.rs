@@ -6,6 +6,7 @@
 //! and their halves of each comparison live in `tests/support`.
 
 pub mod go;
+pub mod harness;
 pub mod java;
 pub mod peers;
 pub mod python_package;
