@@ -5,6 +5,8 @@
 //! - [`targets`]: the one seam of the package targets and their list
 //!   ([`targets::Language::ALL`]); the plan, the vectors, the tests and the
 //!   bench iterate it.
+//! - [`packages`]: which generator is each language's, and every package
+//!   rendered from one input.
 //! - [`published`]: where the published bundles live.
 //! - [`output`]: the one atomic writer of `generated/`, and the comparison
 //!   `check` uses instead.
@@ -51,6 +53,7 @@ pub mod home;
 pub mod java;
 pub mod naming;
 pub mod output;
+pub mod packages;
 pub mod plan;
 pub mod published;
 pub mod python;

@@ -7,8 +7,9 @@
 //! crate and the docs.
 //! Nothing here touches the disk except reading the inputs.
 
+use crate::packages::generate_all;
 pub use crate::published::published_path;
-use crate::targets::{Input, Language, generate_all};
+use crate::targets::{Input, Language};
 use crate::{docs, embed, validator, vectors};
 use cgp_check::Validator;
 use cgp_gates::corpus::{self, Example};

@@ -1,5 +1,6 @@
 //! The one seam every package target goes through: [`Language::ALL`] is the
-//! list of targets, and [`Target`] is what each implements.
+//! list of targets, and [`Target`] is what each implements
+//! ([`crate::packages`] says which generator is each language's).
 //!
 //! The plan renders every target from one [`Input`]; the vectors copy the
 //! conformance cases into each package that tests itself from its own copy;
@@ -42,17 +43,6 @@ impl Language {
         Language::Go,
         Language::Java,
     ];
-
-    /// The generator of this language.
-    pub fn target(self) -> &'static dyn Target {
-        match self {
-            Language::Rust => &crate::rust::RustCrate,
-            Language::TypeScript => &crate::typescript::TypeScriptPackage,
-            Language::Python => &crate::python::PythonPackage,
-            Language::Go => &crate::go::GoModule,
-            Language::Java => &crate::java::JavaPackage,
-        }
-    }
 
     /// The language's name as people write it ("TypeScript").
     pub fn name(self) -> &'static str {
@@ -141,15 +131,6 @@ pub trait Target: Sync {
 
     /// How a user adds the package to a project: one command, for the docs.
     fn install(&self, home: &Home, version: &ProtocolVersion) -> String;
-}
-
-/// Every target's files.
-pub fn generate_all(input: &Input<'_>) -> Result<Files, Diagnostics> {
-    let mut files = Files::new();
-    for language in Language::ALL {
-        files.extend(language.target().generate(input)?);
-    }
-    Ok(files)
 }
 
 #[cfg(test)]
