@@ -74,6 +74,63 @@ fn the_text_layer_and_late_tags_get_the_same_verdicts() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Strings the check's reader hands over without reading their escapes (free
+/// text, members nobody declares, members kept as text before a union's tag)
+/// are checked to the letter all the same: each body below, valid or not, in
+/// each such place, gets the `jsonschema` path's verdict.
+#[test]
+fn strings_read_without_their_escapes_get_the_same_verdicts() {
+    let digest = "sha256:fb11614ed51b69b38166126b05c56b77fbf054bcbb2dd8e3f20e404ccf5190aa";
+    let places = [
+        r#"{"type":"query","id":"q1","query":{"goal":"BODY","max_frames":1,"max_tokens":5}}"#
+            .to_owned(),
+        r#"{"query":{"max_tokens":5,"goal":"BODY","max_frames":1},"id":"q1","type":"query"}"#
+            .to_owned(),
+        r#"{"type":"shutdown","x":"BODY"}"#.to_owned(),
+        r#"{"x":"BODY","type":"shutdown"}"#.to_owned(),
+        r#"{"type":"shutdown","x":{"y":["BODY",{"z":"BODY"}]}}"#.to_owned(),
+        r#"{"type":"shutdown","BODY":1}"#.to_owned(),
+        format!(
+            r#"{{"type":"verified","response":{{"verdicts":[{{"x":"BODY","frame":{{"provider_id":"p","frame_id":"BODY","content_digest":"{digest}"}},"status":"gone"}}]}}}}"#
+        ),
+        format!(
+            r#"{{"type":"verified","response":{{"verdicts":[{{"status":"gone","frame":{{"provider_id":"p","frame_id":"BODY","content_digest":"{digest}"}},"x":["BODY"]}}]}}}}"#
+        ),
+    ];
+    let bodies = [
+        "plain",
+        "",
+        r#"line\nline\ttab\r\b\f\/\\\""#,
+        r"\u00e9t\u00E9 \u003cli\u003e \u0026",
+        r"\ud83d\ude42",
+        r"\ud800",
+        r"\udc00",
+        r"\ud800\u0041",
+        r"\ud800\n",
+        r"\ud800x",
+        r"\ud83d\ude4",
+        r"\u12G4",
+        r"\u12",
+        r"\x",
+        r"\\",
+        r"a\\\\",
+        "a\u{1}b",
+        "tab\there",
+        "\u{7f}\u{e9}\u{1F642}",
+        r#"quote\"inside"#,
+        r"trailing\",
+        r"\u0000",
+        r"\u005c",
+    ];
+    let mut failures = Vec::new();
+    for place in &places {
+        for body in bodies {
+            failures.extend(verdicts::disagreements(&place.replace("BODY", body)));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// Lines whose tag the check reads ahead in the text before it parses: the
 /// look trusts the text to be JSON, so here it is not, or it meets the tag
 /// spelled otherwise, twice, inside a member, or after strings that hide

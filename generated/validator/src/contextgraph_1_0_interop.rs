@@ -38,9 +38,9 @@ impl rt::Members for AttesterKey {
         value: D,
     ) -> Result<(), D::Error> {
         match index {
-            0 => value.deserialize_any(rt::StringCheck::ANY),
-            1 => value.deserialize_any(rt::StringCheck::ANY),
-            2 => value.deserialize_any(rt::StringCheck::ANY),
+            0 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            2 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             _ => Err(rt::refuse()),
         }
     }
@@ -72,7 +72,7 @@ impl rt::Members for Capabilities {
             0 => value.deserialize_any(QueryCapability),
             1 => value.deserialize_any(rt::BoolCheck),
             2 => value.deserialize_any(rt::BoolCheck),
-            3 => value.deserialize_any(rt::Nullable(rt::StringCheck::ANY)),
+            3 => value.deserialize_ignored_any(rt::Nullable(rt::StringCheck::ANY)),
             4 => value.deserialize_any(rt::BoolCheck),
             5 => {
                 value
@@ -112,9 +112,9 @@ impl rt::Members for ContentRef {
         value: D,
     ) -> Result<(), D::Error> {
         match index {
-            0 => value.deserialize_any(rt::StringCheck::ANY),
-            1 => value.deserialize_any(rt::StringCheck::ANY),
-            2 => value.deserialize_any(rt::Nullable(rt::StringCheck::ANY)),
+            0 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            2 => value.deserialize_ignored_any(rt::Nullable(rt::StringCheck::ANY)),
             _ => Err(rt::refuse()),
         }
     }
@@ -160,15 +160,15 @@ impl rt::Members for ContextFrame {
         value: D,
     ) -> Result<(), D::Error> {
         match index {
-            0 => value.deserialize_any(rt::StringCheck::ANY),
+            0 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             1 => value.deserialize_any(FrameKind),
-            2 => value.deserialize_any(rt::StringCheck::ANY),
-            3 => value.deserialize_any(rt::Nullable(rt::StringCheck::ANY)),
-            4 => value.deserialize_any(rt::Nullable(rt::StringCheck::ANY)),
-            5 => value.deserialize_any(rt::Nullable(rt::StringCheck::ANY)),
+            2 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            3 => value.deserialize_ignored_any(rt::Nullable(rt::StringCheck::ANY)),
+            4 => value.deserialize_ignored_any(rt::Nullable(rt::StringCheck::ANY)),
+            5 => value.deserialize_ignored_any(rt::Nullable(rt::StringCheck::ANY)),
             6 => value.deserialize_any(Representation),
             7 => value.deserialize_any(rt::Nullable(ContentFidelity)),
-            8 => value.deserialize_any(rt::Nullable(rt::StringCheck::ANY)),
+            8 => value.deserialize_ignored_any(rt::Nullable(rt::StringCheck::ANY)),
             9 => value.deserialize_any(rt::Nullable(ContentRef)),
             10 => value.deserialize_any(rt::Nullable(Transform)),
             11 => value.deserialize_any(rt::Nullable(ContentFidelity)),
@@ -196,10 +196,10 @@ impl rt::Members for ContextFrame {
                         }),
                     )
             }
-            16 => value.deserialize_any(rt::Nullable(rt::StringCheck::ANY)),
-            17 => value.deserialize_any(rt::Nullable(rt::StringCheck::ANY)),
-            18 => value.deserialize_any(rt::Nullable(rt::StringCheck::ANY)),
-            19 => value.deserialize_any(rt::Nullable(rt::StringCheck::ANY)),
+            16 => value.deserialize_ignored_any(rt::Nullable(rt::StringCheck::ANY)),
+            17 => value.deserialize_ignored_any(rt::Nullable(rt::StringCheck::ANY)),
+            18 => value.deserialize_ignored_any(rt::Nullable(rt::StringCheck::ANY)),
+            19 => value.deserialize_ignored_any(rt::Nullable(rt::StringCheck::ANY)),
             20 => {
                 value
                     .deserialize_any(rt::ArrayCheck {
@@ -208,7 +208,7 @@ impl rt::Members for ContextFrame {
                         max_items: None,
                     })
             }
-            21 => value.deserialize_any(rt::Nullable(rt::StringCheck::ANY)),
+            21 => value.deserialize_ignored_any(rt::Nullable(rt::StringCheck::ANY)),
             22 => value.deserialize_any(rt::Nullable(FrameEmbedding)),
             23 => {
                 value
@@ -248,8 +248,8 @@ impl rt::Members for ContextQuery {
         value: D,
     ) -> Result<(), D::Error> {
         match index {
-            0 => value.deserialize_any(rt::StringCheck::ANY),
-            1 => value.deserialize_any(rt::Nullable(rt::StringCheck::ANY)),
+            0 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::Nullable(rt::StringCheck::ANY)),
             2 => {
                 value
                     .deserialize_any(
@@ -293,7 +293,7 @@ impl rt::Members for ContextQuery {
                         maximum: Some(4294967295),
                     })
             }
-            7 => value.deserialize_any(rt::Nullable(rt::StringCheck::ANY)),
+            7 => value.deserialize_ignored_any(rt::Nullable(rt::StringCheck::ANY)),
             8 => {
                 value
                     .deserialize_any(rt::ArrayCheck {
@@ -447,7 +447,7 @@ impl rt::Members for FrameEmbedding {
         value: D,
     ) -> Result<(), D::Error> {
         match index {
-            0 => value.deserialize_any(rt::StringCheck::ANY),
+            0 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             1 => {
                 value
                     .deserialize_any(
@@ -485,9 +485,9 @@ impl rt::Members for FrameId {
         value: D,
     ) -> Result<(), D::Error> {
         match index {
-            0 => value.deserialize_any(rt::StringCheck::ANY),
-            1 => value.deserialize_any(rt::StringCheck::ANY),
-            2 => value.deserialize_any(rt::Nullable(rt::StringCheck::ANY)),
+            0 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            2 => value.deserialize_ignored_any(rt::Nullable(rt::StringCheck::ANY)),
             _ => Err(rt::refuse()),
         }
     }
@@ -541,7 +541,7 @@ impl rt::Members for FrameVerdictStale {
         match index {
             0 => value.deserialize_any(FrameId),
             1 => value.deserialize_any(rt::ConstString("stale")),
-            2 => value.deserialize_any(rt::Nullable(rt::StringCheck::ANY)),
+            2 => value.deserialize_ignored_any(rt::Nullable(rt::StringCheck::ANY)),
             _ => Err(rt::refuse()),
         }
     }
@@ -687,7 +687,7 @@ impl rt::Members for InclusionStep {
         value: D,
     ) -> Result<(), D::Error> {
         match index {
-            0 => value.deserialize_any(rt::StringCheck::ANY),
+            0 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             1 => value.deserialize_any(rt::BoolCheck),
             _ => Err(rt::refuse()),
         }
@@ -722,12 +722,12 @@ impl rt::Members for Provenance {
         value: D,
     ) -> Result<(), D::Error> {
         match index {
-            0 => value.deserialize_any(rt::StringCheck::ANY),
-            1 => value.deserialize_any(rt::Nullable(rt::StringCheck::ANY)),
-            2 => value.deserialize_any(rt::Nullable(rt::StringCheck::ANY)),
-            3 => value.deserialize_any(rt::Nullable(rt::StringCheck::ANY)),
-            4 => value.deserialize_any(rt::Nullable(rt::StringCheck::ANY)),
-            5 => value.deserialize_any(rt::Nullable(rt::StringCheck::ANY)),
+            0 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::Nullable(rt::StringCheck::ANY)),
+            2 => value.deserialize_ignored_any(rt::Nullable(rt::StringCheck::ANY)),
+            3 => value.deserialize_ignored_any(rt::Nullable(rt::StringCheck::ANY)),
+            4 => value.deserialize_ignored_any(rt::Nullable(rt::StringCheck::ANY)),
+            5 => value.deserialize_ignored_any(rt::Nullable(rt::StringCheck::ANY)),
             _ => Err(rt::refuse()),
         }
     }
@@ -755,12 +755,12 @@ impl rt::Members for ProvenanceAttestation {
         value: D,
     ) -> Result<(), D::Error> {
         match index {
-            0 => value.deserialize_any(rt::StringCheck::ANY),
-            1 => value.deserialize_any(rt::StringCheck::ANY),
-            2 => value.deserialize_any(rt::StringCheck::ANY),
-            3 => value.deserialize_any(rt::StringCheck::ANY),
-            4 => value.deserialize_any(rt::StringCheck::ANY),
-            5 => value.deserialize_any(rt::StringCheck::ANY),
+            0 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            2 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            3 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            4 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            5 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             _ => Err(rt::refuse()),
         }
     }
@@ -785,8 +785,8 @@ impl rt::Members for ProviderInfo {
         value: D,
     ) -> Result<(), D::Error> {
         match index {
-            0 => value.deserialize_any(rt::StringCheck::ANY),
-            1 => value.deserialize_any(rt::StringCheck::ANY),
+            0 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             2 => value.deserialize_any(DataFlow),
             _ => Err(rt::refuse()),
         }
@@ -842,9 +842,9 @@ impl rt::Members for Relation {
         value: D,
     ) -> Result<(), D::Error> {
         match index {
-            0 => value.deserialize_any(rt::StringCheck::ANY),
-            1 => value.deserialize_any(rt::StringCheck::ANY),
-            2 => value.deserialize_any(rt::Nullable(rt::StringCheck::ANY)),
+            0 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            2 => value.deserialize_ignored_any(rt::Nullable(rt::StringCheck::ANY)),
             _ => Err(rt::refuse()),
         }
     }
@@ -874,9 +874,9 @@ impl rt::Members for Transform {
         value: D,
     ) -> Result<(), D::Error> {
         match index {
-            0 => value.deserialize_any(rt::StringCheck::ANY),
-            1 => value.deserialize_any(rt::StringCheck::ANY),
-            2 => value.deserialize_any(rt::StringCheck::ANY),
+            0 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            2 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             _ => Err(rt::refuse()),
         }
     }
@@ -961,7 +961,7 @@ impl rt::Members for EnvelopeHandshake {
     ) -> Result<(), D::Error> {
         match index {
             0 => value.deserialize_any(rt::ConstString("handshake")),
-            1 => value.deserialize_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             _ => Err(rt::refuse()),
         }
     }
@@ -988,7 +988,7 @@ impl rt::Members for EnvelopeHandshakeAck {
     ) -> Result<(), D::Error> {
         match index {
             0 => value.deserialize_any(rt::ConstString("handshake_ack")),
-            1 => value.deserialize_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             2 => value.deserialize_any(ProviderInfo),
             3 => value.deserialize_any(Capabilities),
             4 => {
@@ -1023,7 +1023,7 @@ impl rt::Members for EnvelopeQuery {
     ) -> Result<(), D::Error> {
         match index {
             0 => value.deserialize_any(rt::ConstString("query")),
-            1 => value.deserialize_any(rt::Nullable(rt::StringCheck::ANY)),
+            1 => value.deserialize_ignored_any(rt::Nullable(rt::StringCheck::ANY)),
             2 => value.deserialize_any(ContextQuery),
             _ => Err(rt::refuse()),
         }
@@ -1049,7 +1049,7 @@ impl rt::Members for EnvelopeFrames {
     ) -> Result<(), D::Error> {
         match index {
             0 => value.deserialize_any(rt::ConstString("frames")),
-            1 => value.deserialize_any(rt::Nullable(rt::StringCheck::ANY)),
+            1 => value.deserialize_ignored_any(rt::Nullable(rt::StringCheck::ANY)),
             2 => value.deserialize_any(ContextQueryResult),
             _ => Err(rt::refuse()),
         }
@@ -1146,9 +1146,9 @@ impl rt::Members for EnvelopeError {
     ) -> Result<(), D::Error> {
         match index {
             0 => value.deserialize_any(rt::ConstString("error")),
-            1 => value.deserialize_any(rt::Nullable(rt::StringCheck::ANY)),
+            1 => value.deserialize_ignored_any(rt::Nullable(rt::StringCheck::ANY)),
             2 => value.deserialize_any(rt::Nullable(ErrorCode)),
-            3 => value.deserialize_any(rt::StringCheck::ANY),
+            3 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             _ => Err(rt::refuse()),
         }
     }

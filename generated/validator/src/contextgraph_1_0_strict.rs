@@ -38,9 +38,9 @@ impl rt::Members for AttesterKey {
         value: D,
     ) -> Result<(), D::Error> {
         match index {
-            0 => value.deserialize_any(rt::StringCheck::ANY),
-            1 => value.deserialize_any(rt::StringCheck::ANY),
-            2 => value.deserialize_any(rt::StringCheck::ANY),
+            0 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            2 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             _ => Err(rt::refuse()),
         }
     }
@@ -72,7 +72,7 @@ impl rt::Members for Capabilities {
             0 => value.deserialize_any(QueryCapability),
             1 => value.deserialize_any(rt::BoolCheck),
             2 => value.deserialize_any(rt::BoolCheck),
-            3 => value.deserialize_any(rt::StringCheck::ANY),
+            3 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             4 => value.deserialize_any(rt::BoolCheck),
             5 => {
                 value
@@ -112,9 +112,9 @@ impl rt::Members for ContentRef {
         value: D,
     ) -> Result<(), D::Error> {
         match index {
-            0 => value.deserialize_any(rt::StringCheck::ANY),
-            1 => value.deserialize_any(rt::StringCheck::ANY),
-            2 => value.deserialize_any(rt::StringCheck::ANY),
+            0 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            2 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             _ => Err(rt::refuse()),
         }
     }
@@ -160,15 +160,15 @@ impl rt::Members for ContextFrame {
         value: D,
     ) -> Result<(), D::Error> {
         match index {
-            0 => value.deserialize_any(rt::StringCheck::ANY),
+            0 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             1 => value.deserialize_any(FrameKind),
-            2 => value.deserialize_any(rt::StringCheck::ANY),
-            3 => value.deserialize_any(rt::StringCheck::ANY),
-            4 => value.deserialize_any(rt::StringCheck::ANY),
-            5 => value.deserialize_any(rt::StringCheck::ANY),
+            2 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            3 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            4 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            5 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             6 => value.deserialize_any(rt::ExcludingStrings(Representation, &["full"])),
             7 => value.deserialize_any(ContentFidelity),
-            8 => value.deserialize_any(rt::StringCheck::ANY),
+            8 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             9 => value.deserialize_any(ContentRef),
             10 => value.deserialize_any(Transform),
             11 => value.deserialize_any(ContentFidelity),
@@ -194,10 +194,10 @@ impl rt::Members for ContextFrame {
                         maximum: Some(4294967295),
                     })
             }
-            16 => value.deserialize_any(rt::StringCheck::ANY),
-            17 => value.deserialize_any(rt::StringCheck::ANY),
-            18 => value.deserialize_any(rt::StringCheck::ANY),
-            19 => value.deserialize_any(rt::StringCheck::ANY),
+            16 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            17 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            18 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            19 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             20 => {
                 value
                     .deserialize_any(rt::ArrayCheck {
@@ -206,7 +206,7 @@ impl rt::Members for ContextFrame {
                         max_items: None,
                     })
             }
-            21 => value.deserialize_any(rt::StringCheck::ANY),
+            21 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             22 => value.deserialize_any(FrameEmbedding),
             23 => {
                 value
@@ -246,8 +246,8 @@ impl rt::Members for ContextQuery {
         value: D,
     ) -> Result<(), D::Error> {
         match index {
-            0 => value.deserialize_any(rt::StringCheck::ANY),
-            1 => value.deserialize_any(rt::StringCheck::ANY),
+            0 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             2 => {
                 value
                     .deserialize_any(rt::ArrayCheck {
@@ -289,7 +289,7 @@ impl rt::Members for ContextQuery {
                         maximum: Some(4294967295),
                     })
             }
-            7 => value.deserialize_any(rt::StringCheck::ANY),
+            7 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             8 => {
                 value
                     .deserialize_any(rt::ArrayCheck {
@@ -441,7 +441,7 @@ impl rt::Members for FrameEmbedding {
         value: D,
     ) -> Result<(), D::Error> {
         match index {
-            0 => value.deserialize_any(rt::StringCheck::ANY),
+            0 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             1 => {
                 value
                     .deserialize_any(rt::ArrayCheck {
@@ -477,9 +477,9 @@ impl rt::Members for FrameId {
         value: D,
     ) -> Result<(), D::Error> {
         match index {
-            0 => value.deserialize_any(rt::StringCheck::ANY),
-            1 => value.deserialize_any(rt::StringCheck::ANY),
-            2 => value.deserialize_any(rt::StringCheck::ANY),
+            0 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            2 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             _ => Err(rt::refuse()),
         }
     }
@@ -533,7 +533,7 @@ impl rt::Members for FrameVerdictStale {
         match index {
             0 => value.deserialize_any(FrameId),
             1 => value.deserialize_any(rt::ConstString("stale")),
-            2 => value.deserialize_any(rt::StringCheck::ANY),
+            2 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             _ => Err(rt::refuse()),
         }
     }
@@ -679,7 +679,7 @@ impl rt::Members for InclusionStep {
         value: D,
     ) -> Result<(), D::Error> {
         match index {
-            0 => value.deserialize_any(rt::StringCheck::ANY),
+            0 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             1 => value.deserialize_any(rt::BoolCheck),
             _ => Err(rt::refuse()),
         }
@@ -714,12 +714,12 @@ impl rt::Members for Provenance {
         value: D,
     ) -> Result<(), D::Error> {
         match index {
-            0 => value.deserialize_any(rt::StringCheck::ANY),
-            1 => value.deserialize_any(rt::StringCheck::ANY),
-            2 => value.deserialize_any(rt::StringCheck::ANY),
-            3 => value.deserialize_any(rt::StringCheck::ANY),
-            4 => value.deserialize_any(rt::StringCheck::ANY),
-            5 => value.deserialize_any(rt::StringCheck::ANY),
+            0 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            2 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            3 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            4 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            5 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             _ => Err(rt::refuse()),
         }
     }
@@ -747,12 +747,12 @@ impl rt::Members for ProvenanceAttestation {
         value: D,
     ) -> Result<(), D::Error> {
         match index {
-            0 => value.deserialize_any(rt::StringCheck::ANY),
-            1 => value.deserialize_any(rt::StringCheck::ANY),
-            2 => value.deserialize_any(rt::StringCheck::ANY),
-            3 => value.deserialize_any(rt::StringCheck::ANY),
-            4 => value.deserialize_any(rt::StringCheck::ANY),
-            5 => value.deserialize_any(rt::StringCheck::ANY),
+            0 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            2 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            3 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            4 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            5 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             _ => Err(rt::refuse()),
         }
     }
@@ -777,8 +777,8 @@ impl rt::Members for ProviderInfo {
         value: D,
     ) -> Result<(), D::Error> {
         match index {
-            0 => value.deserialize_any(rt::StringCheck::ANY),
-            1 => value.deserialize_any(rt::StringCheck::ANY),
+            0 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             2 => value.deserialize_any(DataFlow),
             _ => Err(rt::refuse()),
         }
@@ -834,9 +834,9 @@ impl rt::Members for Relation {
         value: D,
     ) -> Result<(), D::Error> {
         match index {
-            0 => value.deserialize_any(rt::StringCheck::ANY),
-            1 => value.deserialize_any(rt::StringCheck::ANY),
-            2 => value.deserialize_any(rt::StringCheck::ANY),
+            0 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            2 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             _ => Err(rt::refuse()),
         }
     }
@@ -866,9 +866,9 @@ impl rt::Members for Transform {
         value: D,
     ) -> Result<(), D::Error> {
         match index {
-            0 => value.deserialize_any(rt::StringCheck::ANY),
-            1 => value.deserialize_any(rt::StringCheck::ANY),
-            2 => value.deserialize_any(rt::StringCheck::ANY),
+            0 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::StringCheck::ANY),
+            2 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             _ => Err(rt::refuse()),
         }
     }
@@ -953,7 +953,7 @@ impl rt::Members for EnvelopeHandshake {
     ) -> Result<(), D::Error> {
         match index {
             0 => value.deserialize_any(rt::ConstString("handshake")),
-            1 => value.deserialize_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             _ => Err(rt::refuse()),
         }
     }
@@ -980,7 +980,7 @@ impl rt::Members for EnvelopeHandshakeAck {
     ) -> Result<(), D::Error> {
         match index {
             0 => value.deserialize_any(rt::ConstString("handshake_ack")),
-            1 => value.deserialize_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             2 => value.deserialize_any(ProviderInfo),
             3 => value.deserialize_any(Capabilities),
             4 => {
@@ -1015,7 +1015,7 @@ impl rt::Members for EnvelopeQuery {
     ) -> Result<(), D::Error> {
         match index {
             0 => value.deserialize_any(rt::ConstString("query")),
-            1 => value.deserialize_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             2 => value.deserialize_any(ContextQuery),
             _ => Err(rt::refuse()),
         }
@@ -1041,7 +1041,7 @@ impl rt::Members for EnvelopeFrames {
     ) -> Result<(), D::Error> {
         match index {
             0 => value.deserialize_any(rt::ConstString("frames")),
-            1 => value.deserialize_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             2 => value.deserialize_any(ContextQueryResult),
             _ => Err(rt::refuse()),
         }
@@ -1138,9 +1138,9 @@ impl rt::Members for EnvelopeError {
     ) -> Result<(), D::Error> {
         match index {
             0 => value.deserialize_any(rt::ConstString("error")),
-            1 => value.deserialize_any(rt::StringCheck::ANY),
+            1 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             2 => value.deserialize_any(ErrorCode),
-            3 => value.deserialize_any(rt::StringCheck::ANY),
+            3 => value.deserialize_ignored_any(rt::StringCheck::ANY),
             _ => Err(rt::refuse()),
         }
     }

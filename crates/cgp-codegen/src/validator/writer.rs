@@ -225,7 +225,12 @@ impl Writer {
         let mut required: u64 = 0;
         for (index, member) in members.iter().enumerate() {
             let hint = format!("{rust}{}", pascal_case(&rust_ident(&member.name)));
-            checks.push(self.check(&member.shape, &hint, &member.at));
+            let check = self.check(&member.shape, &hint, &member.at);
+            checks.push(if reads_no_string(&member.shape) {
+                quote!(value.deserialize_ignored_any(#check))
+            } else {
+                quote!(value.deserialize_any(#check))
+            });
             names.push(Literal::string(&member.name));
             if member.required {
                 required |= 1 << index;
@@ -266,7 +271,7 @@ impl Writer {
                 quote! {
                     fn check<'de, D: Deserializer<'de>>(self, index: u32, value: D) -> Result<(), D::Error> {
                         match index {
-                            #(#indices => value.deserialize_any(#checks),)*
+                            #(#indices => #checks,)*
                             _ => Err(rt::refuse()),
                         }
                     }
@@ -438,6 +443,20 @@ fn rust_ident(name: &str) -> String {
     match ident.chars().next() {
         Some(first) if first.is_ascii_alphabetic() => ident,
         _ => format!("T{ident}"),
+    }
+}
+
+/// Whether the check of `shape` never reads a string's contents (it accepts
+/// any string, or only asks that a value be one): the runtime's reader then
+/// hands strings over without reading their escapes.
+fn reads_no_string(shape: &Shape) -> bool {
+    match shape {
+        Shape::Any | Shape::OpenVocabulary(_) => true,
+        Shape::String(rule) => {
+            rule.min_length.is_none() && rule.max_length.is_none() && rule.pattern.is_none()
+        }
+        Shape::Nullable(inner) => reads_no_string(inner),
+        _ => false,
     }
 }
 

@@ -4,9 +4,8 @@
 // This file is copied verbatim by `cargo xtask codegen` from
 // crates/cgp-codegen/templates/validator/runtime/compound.rs. Do not edit it here.
 
-use super::{AnyValue, DEPTH, MAX_NESTING, Nested, Seed, refuse};
+use super::{AnyValue, DEPTH, MAX_NESTING, Nested, RawSeed, Reader, Seed, Skim, refuse};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::HashSet;
@@ -180,7 +179,7 @@ impl<'de, M: Members> DeserializeSeed<'de> for MemberSeed<M> {
 }
 
 /// Members of a union read before its tag, kept as text.
-pub(crate) type Pending<'de> = Vec<(Cow<'de, str>, &'de RawValue)>;
+pub(crate) type Pending<'de> = Vec<(Cow<'de, str>, &'de str)>;
 
 /// What an object showed before its members are checked one by one: the
 /// members a union read before its tag (as text), and whether the tag itself
@@ -251,19 +250,18 @@ pub(crate) fn check_members<'de, M: Members, A: MapAccess<'de>>(
         declared: if before.tag_read { tag } else { 0 },
         others: Names::default(),
     };
-    for (name, raw) in before.pending {
+    for (name, text) in before.pending {
         let key = match M::index(&name) {
             Some(index) => Key::Declared(index),
             None => Key::Other(name),
         };
-        let text = raw.get();
         if DEPTH.with(Cell::get) + nesting(text) > MAX_NESTING {
             return Err(refuse());
         }
-        let mut value = serde_json::Deserializer::from_str(text);
+        let mut value = Reader::new(text);
         let checked = match seen.note::<M, A::Error>(key)? {
             Some(index) => members.check(index, &mut value),
-            None => value.deserialize_any(AnyValue),
+            None => (&mut value).deserialize_ignored_any(AnyValue),
         };
         checked
             .and_then(|()| value.end())
@@ -272,7 +270,7 @@ pub(crate) fn check_members<'de, M: Members, A: MapAccess<'de>>(
     while let Some(key) = map.next_key_seed(KeySeed(members))? {
         match seen.note::<M, A::Error>(key)? {
             Some(index) => map.next_value_seed(MemberSeed { members, index })?,
-            None => map.next_value_seed(Seed(AnyValue))?,
+            None => map.next_value_seed(Skim(AnyValue))?,
         }
     }
     if seen.declared & M::REQUIRED == M::REQUIRED {
@@ -367,7 +365,7 @@ pub(crate) fn check_union<'de, U: Union, A: MapAccess<'de>>(
             union.finish(branch, map, before)?;
             return Ok(branch);
         }
-        pending.push((name, map.next_value::<&'de RawValue>()?));
+        pending.push((name, map.next_value_seed(RawSeed)?));
     }
     Err(refuse())
 }

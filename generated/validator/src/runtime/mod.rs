@@ -1,5 +1,5 @@
 //! The checks every generated module is assembled from: serde visitors that
-//! judge a JSON value while `serde_json` parses it and keep nothing of it.
+//! judge a JSON value while the [`Reader`] reads it, and keep nothing of it.
 //!
 //! Each shape of the protocol model has a visitor here ([`IntegerCheck`],
 //! [`StringCheck`], [`ArrayCheck`], …); objects and tagged unions are generated
@@ -18,17 +18,20 @@
 //! branch; [`DEPTH`] keeps the nesting limit exact for them.
 //
 //! Scalar checks are in `scalars`; arrays, objects and tagged unions in
-//! `compound`; the look ahead for the message's tag in `ahead`.
+//! `compound`; the look ahead for the message's tag in `ahead`; the JSON
+//! reader, with `serde_json`'s verdicts, in `reader`.
 //
 // This file is copied verbatim by `cargo xtask codegen` from
 // crates/cgp-codegen/templates/validator/runtime/mod.rs. Do not edit it here.
 
 mod ahead;
 mod compound;
+mod reader;
 mod scalars;
 
 pub(crate) use ahead::*;
 pub(crate) use compound::*;
+pub(crate) use reader::*;
 pub(crate) use scalars::*;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -81,9 +84,9 @@ pub(crate) fn check_text<U: Union>(text: &str, envelope: U) -> Option<u32> {
 /// Checks `text` with the root visitor `root`: one value, then only whitespace.
 fn check_with<'de, R: Visitor<'de, Value = u32>>(text: &'de str, root: R) -> Option<u32> {
     DEPTH.with(|depth| depth.set(0));
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let branch = deserializer.deserialize_any(root).ok()?;
-    deserializer.end().ok()?;
+    let mut reader = Reader::new(text);
+    let branch = (&mut reader).deserialize_any(root).ok()?;
+    reader.end().ok()?;
     Some(branch)
 }
 
@@ -96,6 +99,19 @@ impl<'de, C: Visitor<'de>> DeserializeSeed<'de> for Seed<C> {
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<C::Value, D::Error> {
         deserializer.deserialize_any(self.0)
+    }
+}
+
+/// A visitor that reads no string's contents, as a seed: the value is read with
+/// `deserialize_ignored_any`, and strings come raw ([`Reader`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Skim<C>(pub C);
+
+impl<'de, C: Visitor<'de>> DeserializeSeed<'de> for Skim<C> {
+    type Value = C::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<C::Value, D::Error> {
+        deserializer.deserialize_ignored_any(self.0)
     }
 }
 
@@ -221,7 +237,7 @@ impl<'de> Visitor<'de> for AnyValue {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let _nested = Nested::enter();
-        while seq.next_element_seed(Seed(AnyValue))?.is_some() {}
+        while seq.next_element_seed(Skim(AnyValue))?.is_some() {}
         Ok(())
     }
 
@@ -230,7 +246,7 @@ impl<'de> Visitor<'de> for AnyValue {
         let mut names = Names::default();
         while let Some(name) = map.next_key_seed(NameSeed)? {
             names.insert(name)?;
-            map.next_value_seed(Seed(AnyValue))?;
+            map.next_value_seed(Skim(AnyValue))?;
         }
         Ok(())
     }

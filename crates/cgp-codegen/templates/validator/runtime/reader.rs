@@ -1,0 +1,466 @@
+//! The JSON reader every check runs on: a `serde::Deserializer` over one
+//! message's text with `serde_json`'s verdicts (its grammar, its whitespace,
+//! its nesting limit, and its reading of numbers, which it leaves to
+//! `serde_json` itself) that reads a string's escapes only for a visitor that
+//! wants the string.
+//!
+//! SDKs write prose with an escape every few characters (`\n`, Python's
+//! `\u00e9`), and unescaping it is most of what reading such a line costs.
+//! Most strings of a message are checked for being strings and nothing more,
+//! so `deserialize_ignored_any` is this reader's hint that the visitor does not
+//! read string contents: a string is still checked to the letter (its
+//! escapes, its surrogate pairs, no control characters) but is handed over as
+//! its raw text. Every other request gets strings with their escapes read.
+//! Nothing else differs between the two.
+
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use std::fmt;
+
+/// Why the reader stopped: the text is not a value the checks accept. Carries
+/// nothing: a rejected line is explained by `jsonschema`.
+#[derive(Debug)]
+pub(crate) struct Refused;
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("does not fit")
+    }
+}
+
+impl std::error::Error for Refused {}
+
+impl de::Error for Refused {
+    fn custom<T: fmt::Display>(_: T) -> Self {
+        Refused
+    }
+}
+
+/// The name under which [`RawSeed`] asks the reader for a value's raw text.
+const RAW: &str = "cgp-validator::raw";
+
+/// Containers that may be open at once, plus one: `serde_json`'s recursion
+/// limit, which refuses the 128th.
+const ROOM: u8 = 128;
+
+/// One message's text and the position reached in it.
+pub(crate) struct Reader<'de> {
+    text: &'de str,
+    at: usize,
+    /// How many more containers may open (`serde_json`'s remaining depth).
+    room: u8,
+    /// A string whose escapes were read, for the visitor to borrow.
+    scratch: String,
+}
+
+impl<'de> Reader<'de> {
+    pub(crate) fn new(text: &'de str) -> Self {
+        Reader {
+            text,
+            at: 0,
+            room: ROOM,
+            scratch: String::new(),
+        }
+    }
+
+    /// `Ok` when only whitespace is left.
+    pub(crate) fn end(&mut self) -> Result<(), Refused> {
+        match self.peek() {
+            None => Ok(()),
+            Some(_) => Err(Refused),
+        }
+    }
+
+    /// The next byte that is not whitespace, not consumed.
+    fn peek(&mut self) -> Option<u8> {
+        let bytes = self.text.as_bytes();
+        while let Some(&byte) = bytes.get(self.at) {
+            if !matches!(byte, b' ' | b'\n' | b'\t' | b'\r') {
+                return Some(byte);
+            }
+            self.at += 1;
+        }
+        None
+    }
+
+    /// Reads one value; `skim` hands strings over raw.
+    fn value<V: Visitor<'de>>(&mut self, visitor: V, skim: bool) -> Result<V::Value, Refused> {
+        match self.peek().ok_or(Refused)? {
+            b'{' => {
+                self.open()?;
+                let value = visitor.visit_map(Members {
+                    reader: &mut *self,
+                    first: true,
+                });
+                self.room += 1;
+                let value = value?;
+                self.close(b'}')?;
+                Ok(value)
+            }
+            b'[' => {
+                self.open()?;
+                let value = visitor.visit_seq(Items {
+                    reader: &mut *self,
+                    first: true,
+                });
+                self.room += 1;
+                let value = value?;
+                self.close(b']')?;
+                Ok(value)
+            }
+            b'"' if skim => {
+                let raw = self.skim_string()?;
+                visitor.visit_borrowed_str(raw)
+            }
+            b'"' => match self.string()? {
+                Some(borrowed) => visitor.visit_borrowed_str(borrowed),
+                None => visitor.visit_str(&self.scratch),
+            },
+            b't' => self.literal("true").and_then(|()| visitor.visit_bool(true)),
+            b'f' => self
+                .literal("false")
+                .and_then(|()| visitor.visit_bool(false)),
+            b'n' => self.literal("null").and_then(|()| visitor.visit_unit()),
+            b'-' | b'0'..=b'9' => self.number(visitor),
+            _ => Err(Refused),
+        }
+    }
+
+    /// Consumes `[` or `{`, counting it against the nesting limit.
+    fn open(&mut self) -> Result<(), Refused> {
+        self.room -= 1;
+        if self.room == 0 {
+            self.room += 1;
+            return Err(Refused);
+        }
+        self.at += 1;
+        Ok(())
+    }
+
+    /// Consumes the `]` or `}` that must come next.
+    fn close(&mut self, bracket: u8) -> Result<(), Refused> {
+        if self.peek() == Some(bracket) {
+            self.at += 1;
+            Ok(())
+        } else {
+            Err(Refused)
+        }
+    }
+
+    fn literal(&mut self, word: &str) -> Result<(), Refused> {
+        let rest = self.text.get(self.at..).ok_or(Refused)?;
+        if rest.starts_with(word) {
+            self.at += word.len();
+            Ok(())
+        } else {
+            Err(Refused)
+        }
+    }
+
+    /// A number, read by `serde_json` so that its verdict and the visit it
+    /// makes (`u64`, `i64` or `f64`, `-0` and overflowing integers as floats)
+    /// are `serde_json`'s own. The number's text is every byte that may
+    /// belong to one; what follows a number in valid JSON is none of them.
+    fn number<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value, Refused> {
+        let bytes = self.text.as_bytes();
+        let start = self.at;
+        while bytes
+            .get(self.at)
+            .is_some_and(|byte| matches!(byte, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+        {
+            self.at += 1;
+        }
+        let text = self.text.get(start..self.at).ok_or(Refused)?;
+        let mut number = serde_json::Deserializer::from_str(text);
+        let value = de::Deserializer::deserialize_any(&mut number, visitor).map_err(|_| Refused)?;
+        number.end().map_err(|_| Refused)?;
+        Ok(value)
+    }
+
+    /// A string whose opening quote is next: `Some` of its text when it has no
+    /// escapes, else `None` with its escapes read into `scratch`.
+    fn string(&mut self) -> Result<Option<&'de str>, Refused> {
+        let bytes = self.text.as_bytes();
+        let start = self.at + 1;
+        let mut at = special(bytes, start);
+        if bytes.get(at) == Some(&b'"') {
+            self.at = at + 1;
+            return self.text.get(start..at).map(Some).ok_or(Refused);
+        }
+        self.scratch.clear();
+        let mut run = start;
+        loop {
+            self.scratch
+                .push_str(self.text.get(run..at).ok_or(Refused)?);
+            match bytes.get(at) {
+                Some(b'"') => {
+                    self.at = at + 1;
+                    return Ok(None);
+                }
+                Some(b'\\') => {
+                    let (character, next) = escape(bytes, at)?;
+                    self.scratch.push(character);
+                    run = next;
+                    at = special(bytes, next);
+                }
+                _ => return Err(Refused),
+            }
+        }
+    }
+
+    /// A string whose opening quote is next, checked as [`Self::string`] checks
+    /// it, and its raw text between the quotes. Long prose is most of a
+    /// message, so this goes by whole strings: the closing quote is the first
+    /// one not escaped by an odd run of backslashes (where a valid string
+    /// ends), no byte before it may be a control character, and each
+    /// backslash not inside an escape must begin a valid one.
+    fn skim_string(&mut self) -> Result<&'de str, Refused> {
+        let bytes = self.text.as_bytes();
+        let start = self.at + 1;
+        let end = super::string_end(bytes, start).ok_or(Refused)?;
+        let content = bytes.get(start..end).ok_or(Refused)?;
+        if content
+            .iter()
+            .fold(false, |control, &byte| control | (byte < 0x20))
+        {
+            return Err(Refused);
+        }
+        let mut free = 0;
+        for backslash in memchr::memchr_iter(b'\\', content) {
+            if backslash >= free {
+                free = escape_end(content, backslash)?;
+            }
+        }
+        self.at = end + 1;
+        self.text.get(start..end).ok_or(Refused)
+    }
+}
+
+/// The position of the first `"`, `\` or control character from `at` (or the
+/// text's length): eight bytes at a time, as `serde_json` looks for them.
+fn special(bytes: &[u8], mut at: usize) -> usize {
+    const ONES: u64 = u64::MAX / 255;
+    const HIGH: u64 = ONES << 7;
+    while let Some(chunk) = bytes.get(at..at + 8) {
+        let Ok(chunk) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let word = u64::from_le_bytes(chunk);
+        let control = word.wrapping_sub(ONES * 0x20) & !word;
+        let quote = word ^ (ONES * u64::from(b'"'));
+        let quote = quote.wrapping_sub(ONES) & !quote;
+        let backslash = word ^ (ONES * u64::from(b'\\'));
+        let backslash = backslash.wrapping_sub(ONES) & !backslash;
+        let found = (control | quote | backslash) & HIGH;
+        if found != 0 {
+            return at + found.trailing_zeros() as usize / 8;
+        }
+        at += 8;
+    }
+    while let Some(&byte) = bytes.get(at) {
+        if byte == b'"' || byte == b'\\' || byte < 0x20 {
+            break;
+        }
+        at += 1;
+    }
+    at
+}
+
+/// The escape whose backslash is at `at`: the character it stands for and the
+/// position after it. A `\u` of a high surrogate must be followed by a `\u`
+/// of a low one, and a low one must not come alone: `serde_json` reads a
+/// string so when it makes a `str` of it.
+fn escape(bytes: &[u8], at: usize) -> Result<(char, usize), Refused> {
+    let simple = match bytes.get(at + 1).ok_or(Refused)? {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        b'u' => return unicode_escape(bytes, at),
+        _ => return Err(Refused),
+    };
+    Ok((simple, at + 2))
+}
+
+/// The position after the escape whose backslash is at `at`, checked as
+/// [`escape`] checks it.
+#[inline]
+fn escape_end(bytes: &[u8], at: usize) -> Result<usize, Refused> {
+    match bytes.get(at + 1) {
+        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(at + 2),
+        Some(b'u') => unicode_escape(bytes, at).map(|(_, end)| end),
+        _ => Err(Refused),
+    }
+}
+
+/// The `\uXXXX` escape (or surrogate pair of them) whose backslash is at `at`.
+fn unicode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), Refused> {
+    let first = hex(bytes, at + 2)?;
+    if !(0xD800..=0xDFFF).contains(&first) {
+        return char::from_u32(first)
+            .map(|character| (character, at + 6))
+            .ok_or(Refused);
+    }
+    if first >= 0xDC00 || bytes.get(at + 6..at + 8) != Some(b"\\u") {
+        return Err(Refused);
+    }
+    let second = hex(bytes, at + 8)?;
+    if !(0xDC00..=0xDFFF).contains(&second) {
+        return Err(Refused);
+    }
+    let code = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
+    char::from_u32(code)
+        .map(|character| (character, at + 12))
+        .ok_or(Refused)
+}
+
+/// The four hexadecimal digits from `at`.
+fn hex(bytes: &[u8], at: usize) -> Result<u32, Refused> {
+    let digits = bytes.get(at..at + 4).ok_or(Refused)?;
+    digits.iter().try_fold(0u32, |value, &digit| {
+        let digit = char::from(digit).to_digit(16).ok_or(Refused)?;
+        Ok(value << 4 | digit)
+    })
+}
+
+impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
+    type Error = Refused;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+        self.value(visitor, false)
+    }
+
+    /// The visitor does not read string contents: strings come raw.
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refused> {
+        self.value(visitor, true)
+    }
+
+    /// [`RawSeed`]'s request: the next value's raw text, checked as
+    /// `deserialize_ignored_any` checks it. Any other newtype is its content.
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Refused> {
+        if name != RAW {
+            return visitor.visit_newtype_struct(self);
+        }
+        let start = match self.peek() {
+            Some(_) => self.at,
+            None => return Err(Refused),
+        };
+        self.value(de::IgnoredAny, true)?;
+        let raw = self.text.get(start..self.at).ok_or(Refused)?;
+        visitor.visit_borrowed_str(raw)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct seq tuple
+        tuple_struct map struct enum identifier
+    }
+}
+
+/// The members of an object, as `serde_json` reads them: a name that is a
+/// string, a colon, a value; commas between, none trailing.
+struct Members<'a, 'de> {
+    reader: &'a mut Reader<'de>,
+    first: bool,
+}
+
+impl<'de> MapAccess<'de> for Members<'_, 'de> {
+    type Error = Refused;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Refused> {
+        if !next(self.reader, &mut self.first, b'}')? {
+            return Ok(None);
+        }
+        if self.reader.peek() != Some(b'"') {
+            return Err(Refused);
+        }
+        seed.deserialize(&mut *self.reader).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Refused> {
+        if self.reader.peek() != Some(b':') {
+            return Err(Refused);
+        }
+        self.reader.at += 1;
+        seed.deserialize(&mut *self.reader)
+    }
+}
+
+/// The items of an array: values with commas between, none trailing.
+struct Items<'a, 'de> {
+    reader: &'a mut Reader<'de>,
+    first: bool,
+}
+
+impl<'de> SeqAccess<'de> for Items<'_, 'de> {
+    type Error = Refused;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, Refused> {
+        if !next(self.reader, &mut self.first, b']')? {
+            return Ok(None);
+        }
+        seed.deserialize(&mut *self.reader).map(Some)
+    }
+}
+
+/// Whether another member or item follows in a container that `end` closes
+/// (consuming the comma before it); the closing bracket is left for the
+/// container's reader.
+fn next(reader: &mut Reader<'_>, first: &mut bool, end: u8) -> Result<bool, Refused> {
+    match reader.peek() {
+        Some(byte) if byte == end => Ok(false),
+        Some(b',') if !*first => {
+            reader.at += 1;
+            match reader.peek() {
+                Some(byte) if byte == end => Err(Refused),
+                Some(_) => Ok(true),
+                None => Err(Refused),
+            }
+        }
+        Some(_) if *first => {
+            *first = false;
+            Ok(true)
+        }
+        _ => Err(Refused),
+    }
+}
+
+/// Reads the next value's raw text (checked, strings not unescaped), as the
+/// members of a union read before its tag are kept.
+#[derive(Clone, Copy)]
+pub(crate) struct RawSeed;
+
+impl<'de> DeserializeSeed<'de> for RawSeed {
+    type Value = &'de str;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<&'de str, D::Error> {
+        deserializer.deserialize_newtype_struct(RAW, RawVisitor)
+    }
+}
+
+struct RawVisitor;
+
+impl<'de> Visitor<'de> for RawVisitor {
+    type Value = &'de str;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a value's raw text")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, raw: &'de str) -> Result<&'de str, E> {
+        Ok(raw)
+    }
+}
