@@ -22,23 +22,25 @@ const NAMES6: readonly string[] = ["reads", "writes", "egress", "egress_scopes"]
 const NAMES7: readonly string[] = ["frame", "attestation", "inclusion_proof"];
 const NAMES8: readonly string[] = ["fingerprint", "vector"];
 const NAMES9: readonly string[] = ["provider_id", "frame_id", "content_digest"];
+const VALUES1: readonly string[] = ["valid", "stale", "gone", "unknown"];
 const NAMES10: readonly string[] = ["frame", "status"];
 const NAMES11: readonly string[] = ["frame", "status", "replacement_digest"];
 const NAMES12: readonly string[] = ["leaf_index", "leaf_count", "path"];
 const NAMES13: readonly string[] = ["sibling", "sibling_is_left"];
-const VALUES1: readonly string[] = ["required", "resolvable_reference_allowed"];
-const VALUES2: readonly string[] = ["local-only", "org-tenant", "third-party-index", "third-party-model"];
-const VALUES3: readonly string[] = ["bad_request", "unsupported_kind", "unsupported_representation", "incompatible_version", "budget_unsatisfiable", "unavailable", "shutting_down", "internal"];
-const VALUES4: readonly string[] = ["snippet", "symbol", "fact", "doc", "memory", "episode", "graph"];
+const VALUES2: readonly string[] = ["required", "resolvable_reference_allowed"];
+const VALUES3: readonly string[] = ["local-only", "org-tenant", "third-party-index", "third-party-model"];
+const VALUES4: readonly string[] = ["bad_request", "unsupported_kind", "unsupported_representation", "incompatible_version", "budget_unsatisfiable", "unavailable", "shutting_down", "internal"];
+const VALUES5: readonly string[] = ["snippet", "symbol", "fact", "doc", "memory", "episode", "graph"];
 const NAMES14: readonly string[] = ["type", "uri", "range", "digest", "method", "by"];
 const NAMES15: readonly string[] = ["signed_commitment", "key_id", "algorithm", "attester_id", "signature", "issued_at"];
 const NAMES16: readonly string[] = ["name", "version", "data_flow"];
 const NAMES17: readonly string[] = ["kinds"];
 const NAMES18: readonly string[] = ["rel", "target_uri", "display_name"];
-const VALUES5: readonly string[] = ["full", "compact", "reference"];
+const VALUES6: readonly string[] = ["full", "compact", "reference"];
 const NAMES19: readonly string[] = ["method", "implementation", "version"];
 const NAMES20: readonly string[] = ["frames"];
 const NAMES21: readonly string[] = ["verdicts"];
+const VALUES7: readonly string[] = ["handshake", "handshake_ack", "query", "frames", "verify", "verified", "shutdown", "error"];
 const NAMES22: readonly string[] = ["type", "protocol_version"];
 const NAMES23: readonly string[] = ["type", "protocol_version", "provider", "capabilities", "attester_keys"];
 const NAMES24: readonly string[] = ["type", "id", "query"];
@@ -1288,7 +1290,7 @@ function readBranch47(): unknown {
 }
 
 function readUnion43(): unknown {
-  switch (peekTag("status")) {
+  switch (peekTag("status", VALUES1)) {
     case "valid":
       return readBranch44();
     case "stale":
@@ -1505,42 +1507,42 @@ function encodeInclusionStep(value: unknown): string {
 
 /** Reads a `InlineContentRequirement`. */
 function readInlineContentRequirement(): unknown {
-  return oneOf(VALUES1);
+  return oneOf(VALUES2);
 }
 
 /** Writes a `InlineContentRequirement`. */
 function encodeInlineContentRequirement(value: unknown): string {
-  return writeOneOf(value, VALUES1);
+  return writeOneOf(value, VALUES2);
 }
 
 /** Reads a `KnownEgressScope`. */
 function readKnownEgressScope(): unknown {
-  return oneOf(VALUES2);
+  return oneOf(VALUES3);
 }
 
 /** Writes a `KnownEgressScope`. */
 function encodeKnownEgressScope(value: unknown): string {
-  return writeOneOf(value, VALUES2);
+  return writeOneOf(value, VALUES3);
 }
 
 /** Reads a `KnownErrorCode`. */
 function readKnownErrorCode(): unknown {
-  return oneOf(VALUES3);
+  return oneOf(VALUES4);
 }
 
 /** Writes a `KnownErrorCode`. */
 function encodeKnownErrorCode(value: unknown): string {
-  return writeOneOf(value, VALUES3);
+  return writeOneOf(value, VALUES4);
 }
 
 /** Reads a `KnownFrameKind`. */
 function readKnownFrameKind(): unknown {
-  return oneOf(VALUES4);
+  return oneOf(VALUES5);
 }
 
 /** Writes a `KnownFrameKind`. */
 function encodeKnownFrameKind(value: unknown): string {
-  return writeOneOf(value, VALUES4);
+  return writeOneOf(value, VALUES5);
 }
 
 function readObject59(): unknown {
@@ -1899,12 +1901,12 @@ function encodeRelation(value: unknown): string {
 
 /** Reads a `Representation`. */
 function readRepresentation(): unknown {
-  return oneOf(VALUES5);
+  return oneOf(VALUES6);
 }
 
 /** Writes a `Representation`. */
 function encodeRepresentation(value: unknown): string {
-  return writeOneOf(value, VALUES5);
+  return writeOneOf(value, VALUES6);
 }
 
 function readObject71(): unknown {
@@ -2380,7 +2382,7 @@ function readBranch90(): unknown {
 }
 
 function readUnion81(): unknown {
-  switch (peekTag("type")) {
+  switch (peekTag("type", VALUES7)) {
     case "handshake":
       return readBranch82();
     case "handshake_ack":

@@ -281,6 +281,8 @@ impl Writer {
         let name = self.fresh("readUnion");
         let key = Value::String(tag.to_owned()).to_string();
         let mut cases = String::new();
+        let tags: Vec<String> = branches.iter().map(|branch| branch.tag.clone()).collect();
+        let tags = self.choices(&tags);
         for branch in branches {
             let value = branch.tag.as_str();
             let branch_name = self.fresh("readBranch");
@@ -299,7 +301,7 @@ impl Writer {
         // strings only).
         let _ = write!(
             self.functions,
-            "\nfunction {name}(): unknown {{\n  switch (peekTag({key})) {{\n{cases}  }}\n  throw MISS;\n}}\n"
+            "\nfunction {name}(): unknown {{\n  switch (peekTag({key}, {tags})) {{\n{cases}  }}\n  throw MISS;\n}}\n"
         );
         format!("{name}()")
     }

@@ -264,17 +264,26 @@ export function str(): string {
   return value;
 }
 
-/** What an escape's letter stands for (`u` aside). */
-const ESCAPED: Record<number, string> = {
-  0x22: '"',
-  0x5c: "\\",
-  0x2f: "/",
-  0x62: "\b",
-  0x66: "\f",
-  0x6e: "\n",
-  0x72: "\r",
-  0x74: "\t",
-};
+/** What an escape's letter stands for (`u` aside), by the letter's code
+ * (under 128); "" where no escape has that letter. A table of every code,
+ * not an object of the eight: V8 keeps an object with such sparse integer
+ * keys as a dictionary, a hash lookup for every escape (SDK-style and mixed
+ * decoding some 3 % faster with the table). */
+const ESCAPED: readonly string[] = (() => {
+  const table = new Array<string>(128).fill("");
+  const pairs: [string, string][] = [
+    ['"', '"'],
+    ["\\", "\\"],
+    ["/", "/"],
+    ["b", "\b"],
+    ["f", "\f"],
+    ["n", "\n"],
+    ["r", "\r"],
+    ["t", "\t"],
+  ];
+  for (const [letter, stands] of pairs) table[letter.charCodeAt(0)] = stands;
+  return table;
+})();
 
 /** The four hexadecimal digits at `from` as a number, or -1. */
 function hex4(from: number): number {
@@ -347,8 +356,8 @@ function escaped(start: number, quote: number): string {
         value += String.fromCharCode(unit);
       }
     } else {
-      const stands = ESCAPED[code];
-      if (stands === undefined) throw MISS;
+      const stands = code < 128 ? ESCAPED[code]! : "";
+      if (stands === "") throw MISS;
       value += stands;
       from = slash + 2;
     }
@@ -546,21 +555,17 @@ export function f32(min: number, minExclusive: boolean, max: number, maxExclusiv
  * has no such member, or holds it other than as a plain string. Where the tag
  * is not the first member (SDKs write members in any order), it is looked
  * for as the line's last member (Python's and Go's SDKs sort members by
- * name), then after the members before it, skipped over without decoding
- * their strings. */
-export function peekTag(tag: string): string {
+ * name), then, in the line's object, where the text names it with one of
+ * the branches' tags `tags` (see `foundTag`), and last after the members
+ * before it, skipped over without decoding their strings. */
+export function peekTag(tag: string, tags: readonly string[]): string {
   const from = at;
   const escapeFrom = escapeAt;
   open(0x7b);
   let found: string | undefined;
   if (!closes(0x7d)) {
-    let skipped = 0;
+    let first = true;
     do {
-      // The top level's object (at the line's start) ends where the line does.
-      if (skipped === 1 && from === 0) {
-        found = lastTag(tag);
-        if (found !== undefined) break;
-      }
       if (next() !== 0x22) throw MISS;
       const start = at + 1;
       if (skipName() - start === tag.length && text.startsWith(tag, start)) {
@@ -571,8 +576,14 @@ export function peekTag(tag: string): string {
         found = str();
         break;
       }
+      // The top level's object (at the line's start) ends where the line
+      // does: the tag is looked for before the first member is skipped.
+      if (first && from === 0) {
+        found = lastTag(tag) ?? foundTag(tag, tags);
+        if (found !== undefined) break;
+      }
+      first = false;
       skipValue(1);
-      skipped += 1;
     } while (more(0x7d));
   }
   at = from;
@@ -600,6 +611,29 @@ function lastTag(tag: string): string | undefined {
   if ((before !== 0x2c && before !== 0x7b) || !text.startsWith(tag, name + 1)) return undefined;
   const value = text.slice(open + 1, close);
   return value.indexOf("\\") < 0 ? value : undefined;
+}
+
+/** The first of `tags` that the line's text gives as the value of a member
+ * `tag`, spelled plainly (`"tag"`, a colon and a quoted tag, whitespace
+ * between), or `undefined`. A quote in a string is escaped, so the text
+ * names a member there; it may be one nested deeper, which the branch's
+ * reader finds out (a miss). Finding the name costs one search of the text
+ * where skipping the members before it reads their structure (a shuffled
+ * line holding frames: SDK-style decoding some 3 % faster). */
+function foundTag(tag: string, tags: readonly string[]): string | undefined {
+  const name = `"${tag}"`;
+  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + name.length)) {
+    let colon = at + name.length;
+    while (text.charCodeAt(colon) === 0x20) colon += 1;
+    if (text.charCodeAt(colon) !== 0x3a) continue;
+    let open = colon + 1;
+    while (text.charCodeAt(open) === 0x20) open += 1;
+    if (text.charCodeAt(open) !== 0x22) continue;
+    const close = text.indexOf('"', open + 1);
+    const value = text.slice(open + 1, close);
+    if (tags.indexOf(value) >= 0) return value;
+  }
+  return undefined;
 }
 
 /** The index of the last character before `end` that is not whitespace
