@@ -86,12 +86,18 @@ fn the_fast_paths_mirror_what_msgspec_must_read_otherwise() {
         fast.contains("    by: str | None | msgspec.UnsetType = msgspec.UNSET\n"),
         "{fast}"
     );
+    // The converter counts the members the mirror holds: the required one,
+    // and each optional one not `UNSET`.
     assert!(
-        fast.contains("    o.by = (None if s.by is msgspec.UNSET else s.by)\n"),
+        fast.contains("    v = s.by\n    if v is _UNSET:\n        o.by = None\n    else:\n        o.by = v\n        n += 1\n"),
         "{fast}"
     );
     assert!(
-        fast.contains("def _c_FrameId(s: _M_FrameId) -> FrameId:"),
+        fast.contains("def _c_FrameId(s: _M_FrameId, held: list[int]) -> FrameId:\n    o: FrameId = _new(FrameId)\n    n = 1\n"),
+        "{fast}"
+    );
+    assert!(
+        fast.contains("    held.append(n)\n    return o\n"),
         "{fast}"
     );
     assert!(fast.contains("class _M_Verify(msgspec.Struct, kw_only=True, gc=False, tag_field=\"type\", tag=\"verify\"):"), "{fast}");
@@ -120,7 +126,10 @@ fn a_member_named_as_a_keyword_is_renamed_in_both_fast_paths() {
         fast.contains(r#"    from_: str = msgspec.field(name="from")"#),
         "{fast}"
     );
-    assert!(fast.contains("    o.from_ = s.from_\n"), "{fast}");
+    assert!(
+        fast.contains("    o.from_ = s.from_\n    held.append(1)\n"),
+        "{fast}"
+    );
     let writer = file(&files, "cgp_types/_writer.py");
     assert!(writer.contains("item = value.from_"), "{writer}");
     assert!(writer.contains(r#"add("{\"from\":")"#), "{writer}");

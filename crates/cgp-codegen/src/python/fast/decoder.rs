@@ -88,8 +88,10 @@ impl Builder<'_> {
                 Some(Shape::OpenVocabulary(_)) => {
                     Some(format!("_OPEN_{name}.get({value}, {value})"))
                 }
-                Some(Shape::TaggedUnion(_)) => Some(format!("_CONVERT[type({value})]({value})")),
-                Some(Shape::Object(_)) => Some(format!("_c_{name}({value})")),
+                Some(Shape::TaggedUnion(_)) => {
+                    Some(format!("_CONVERT[type({value})]({value}, held)"))
+                }
+                Some(Shape::Object(_)) => Some(format!("_c_{name}({value}, held)")),
                 _ => None,
             },
             _ => None,
@@ -183,12 +185,14 @@ impl Builder<'_> {
     }
 
     /// `class _M_<name>`, the class's `msgspec.Struct` mirror, and
-    /// `_c_<name>`, its converter to the dataclass.
+    /// `_c_<name>`, its converter to the dataclass, which also appends to
+    /// `held` how many members the mirror holds (its tag among them).
     fn write_mirror(&self, out: &mut String, plan: &ClassPlan) -> Result<(), Diagnostic> {
         // Every optional field defaults to `UNSET`, which msgspec never
-        // writes: the encoding of a mirror writes the members the line had
-        // (see `decode`).
+        // writes: a mirror holds, and its encoding writes, the members the
+        // line had (see `decode`).
         let mut options = String::from("kw_only=True, gc=False");
+        let mut required = 0;
         if let Some((tag, value, _)) = &plan.tag {
             write!(
                 options,
@@ -197,6 +201,7 @@ impl Builder<'_> {
                 literal(value)
             )
             .ok();
+            required += 1;
         }
         writeln!(
             out,
@@ -212,19 +217,29 @@ impl Builder<'_> {
             let (field, assignment) = self.mirror_member(member)?;
             out.push_str(&field);
             assignments.push(assignment);
+            required += usize::from(member.required);
         }
+        // `n` counts the optional members the mirror holds.
+        let body = if plan.members.iter().all(|member| member.required) {
+            format!("{}    held.append({required})\n", assignments.concat())
+        } else {
+            format!(
+                "    n = {required}\n{}    held.append(n)\n",
+                assignments.concat()
+            )
+        };
         writeln!(
             out,
-            "\n\ndef _c_{name}(s: _M_{name}) -> {name}:\n    o: {name} = _new({name})\n{}    return o",
-            assignments.concat(),
+            "\n\ndef _c_{name}(s: _M_{name}, held: list[int]) -> {name}:\n    o: {name} = _new({name})\n{body}    return o",
             name = plan.name
         )
         .ok();
         Ok(())
     }
 
-    /// One member of a mirror: its field line in the class and its line in
-    /// the converter (`o.<attribute> = <converted>`).
+    /// One member of a mirror: its field line in the class and its lines in
+    /// the converter (`o.<attribute> = <converted>`; for an optional member,
+    /// its default when `UNSET`, else the value, counted in `n`).
     fn mirror_member(&self, member: &Member) -> Result<(String, String), Diagnostic> {
         let attribute = attribute_name(&member.name);
         let (shape, nullable) = member.shape.without_null();
@@ -232,28 +247,30 @@ impl Builder<'_> {
         if nullable {
             annotation.push_str(" | None");
         }
-        let access = format!("s.{attribute}");
-        let mut conversion = self.convert(&member.shape, &access, 0);
         let mut field = Vec::new();
         if attribute != member.name {
             field.push(format!("name={}", literal(&member.name)));
         }
-        if !member.required {
+        let assignment = if member.required {
+            let access = format!("s.{attribute}");
+            let converted = self.convert(&member.shape, &access, 0).unwrap_or(access);
+            format!("    o.{attribute} = {converted}\n")
+        } else {
             // `UNSET`, never written, when the line leaves the member out: the
             // re-encoding writes the members the line had, an empty list or a
             // `null` among them.
             let default = self.default_expression(member)?;
             annotation.push_str(" | msgspec.UnsetType");
             field.push("default=msgspec.UNSET".into());
-            let converted = conversion.take().unwrap_or_else(|| access.clone());
-            conversion = Some(format!(
-                "({default} if {access} is msgspec.UNSET else {converted})"
-            ));
-        }
+            let converted = self.convert(&member.shape, "v", 0).unwrap_or("v".into());
+            format!(
+                "    v = s.{attribute}\n    if v is _UNSET:\n        o.{attribute} = {default}\n    else:\n        o.{attribute} = {converted}\n        n += 1\n"
+            )
+        };
         let assigned = field_assignment(&field);
         Ok((
             format!("    {attribute}: {annotation}{assigned}\n"),
-            format!("    o.{attribute} = {}\n", conversion.unwrap_or(access)),
+            assignment,
         ))
     }
 
@@ -268,14 +285,29 @@ impl Builder<'_> {
             };
         }
         let bounded = deepest.is_some_and(|depth| depth <= MAX_DEPTH);
-        FAST_FOOTER.replace(
-            "    # DEPTH GUARD\n",
-            if bounded {
-                DEPTH_BOUNDED
-            } else {
-                DEPTH_UNBOUNDED
-            },
-        )
+        // How the canonical encoder starts every line: the variants' tag
+        // first (nothing is, without a tag).
+        let tag = package
+            .plans
+            .iter()
+            .filter(|plan| package.variants.contains(&plan.name))
+            .find_map(|plan| plan.tag.as_ref());
+        let start = tag.map_or(String::new(), |(tag, _, _)| {
+            format!("{{{}:\"", literal(tag))
+        });
+        FAST_FOOTER
+            .replace(
+                "    # DEPTH GUARD\n",
+                if bounded {
+                    DEPTH_BOUNDED
+                } else {
+                    DEPTH_UNBOUNDED
+                },
+            )
+            .replace(
+                "# CANONICAL START\n",
+                &format!("_CANONICAL_START = {}.encode()\n", literal(&start)),
+            )
     }
 }
 
