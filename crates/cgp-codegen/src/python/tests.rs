@@ -101,6 +101,13 @@ fn the_fast_paths_mirror_what_msgspec_must_read_otherwise() {
         "{fast}"
     );
     assert!(fast.contains("class _M_Verify(msgspec.Struct, kw_only=True, gc=False, tag_field=\"type\", tag=\"verify\"):"), "{fast}");
+    // The lone variant is read as a tagged Struct on its own, which msgspec
+    // takes without its tag: the tag is not counted among the members held
+    // (the snapshot's two variants count theirs).
+    assert!(
+        fast.contains("def _c_Verify(s: _M_Verify, held: list[int]) -> Verify:\n    o: Verify = _new(Verify)\n    n = 0\n"),
+        "{fast}"
+    );
     let writer = file(&files, "cgp_types/_writer.py");
     assert!(writer.contains("def _write_FrameId("), "{writer}");
     assert!(

@@ -155,7 +155,7 @@ impl Builder<'_> {
         writeln!(out, "from . import (\n{imports})\n").ok();
         self.write_open_tables(&mut out);
         for plan in &package.plans {
-            self.write_mirror(&mut out, plan)?;
+            self.write_mirror(&mut out, plan, tag_required(package, &plan.name))?;
         }
         write_mirror_unions(&mut out, package);
         write_convert_table(&mut out, package);
@@ -186,8 +186,14 @@ impl Builder<'_> {
 
     /// `class _M_<name>`, the class's `msgspec.Struct` mirror, and
     /// `_c_<name>`, its converter to the dataclass, which also appends to
-    /// `held` how many members the mirror holds (its tag among them).
-    fn write_mirror(&self, out: &mut String, plan: &ClassPlan) -> Result<(), Diagnostic> {
+    /// `held` how many members the mirror holds (its tag among them when
+    /// `tag_counted`: msgspec read it from the line).
+    fn write_mirror(
+        &self,
+        out: &mut String,
+        plan: &ClassPlan,
+        tag_counted: bool,
+    ) -> Result<(), Diagnostic> {
         // Every optional field defaults to `UNSET`, which msgspec never
         // writes: a mirror holds, and its encoding writes, the members the
         // line had (see `decode`).
@@ -201,7 +207,7 @@ impl Builder<'_> {
                 literal(value)
             )
             .ok();
-            required += 1;
+            required += usize::from(tag_counted);
         }
         writeln!(
             out,
@@ -309,6 +315,27 @@ impl Builder<'_> {
                 &format!("_CANONICAL_START = {}.encode()\n", literal(&start)),
             )
     }
+}
+
+/// Whether msgspec reads the tag of the tagged class `class` from every line
+/// it takes: when it reads the class only as a branch of a union of two or
+/// more (a tagged `Struct` read on its own takes a line without its tag, and
+/// the count of its members is then one short, which sends every line to
+/// the colon check).
+fn tag_required(package: &Package, class: &str) -> bool {
+    let branch = |branches: &[String]| branches.len() >= 2 && branches.iter().any(|b| b == class);
+    let mut referenced = Vec::new();
+    for plan in &package.plans {
+        for member in &plan.members {
+            member.shape.references(&mut referenced);
+        }
+    }
+    (branch(&package.variants)
+        || package
+            .union_branches
+            .iter()
+            .any(|(_, branches)| branch(branches)))
+        && !referenced.iter().any(|name| name == class)
 }
 
 /// The ` = …` after a mirror field's annotation, from its `msgspec.field`
