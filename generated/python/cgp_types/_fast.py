@@ -105,47 +105,47 @@ class _M_Capabilities(msgspec.Struct, kw_only=True, gc=False):
 def _c_Capabilities(s: _M_Capabilities, held: list[int]) -> Capabilities:
     o: Capabilities = _new(Capabilities)
     n = 0
-    v = s.query
-    if v is _UNSET:
+    v_query = s.query
+    if v_query is _UNSET:
         o.query = QueryCapability(kinds=[])
     else:
-        o.query = _c_QueryCapability(v, held)
+        o.query = _c_QueryCapability(v_query, held)
         n += 1
-    v = s.correlation
-    if v is _UNSET:
+    v_correlation = s.correlation
+    if v_correlation is _UNSET:
         o.correlation = False
     else:
-        o.correlation = v
+        o.correlation = v_correlation
         n += 1
-    v = s.graph
-    if v is _UNSET:
+    v_graph = s.graph
+    if v_graph is _UNSET:
         o.graph = False
     else:
-        o.graph = v
+        o.graph = v_graph
         n += 1
-    v = s.embeddings_fingerprint
-    if v is _UNSET:
+    v_embeddings_fingerprint = s.embeddings_fingerprint
+    if v_embeddings_fingerprint is _UNSET:
         o.embeddings_fingerprint = None
     else:
-        o.embeddings_fingerprint = v
+        o.embeddings_fingerprint = v_embeddings_fingerprint
         n += 1
-    v = s.verify
-    if v is _UNSET:
+    v_verify = s.verify
+    if v_verify is _UNSET:
         o.verify = False
     else:
-        o.verify = v
+        o.verify = v_verify
         n += 1
-    v = s.representations
-    if v is _UNSET:
+    v_representations = s.representations
+    if v_representations is _UNSET:
         o.representations = []
     else:
-        o.representations = v
+        o.representations = v_representations
         n += 1
-    v = s.resolve
-    if v is _UNSET:
+    v_resolve = s.resolve
+    if v_resolve is _UNSET:
         o.resolve = False
     else:
-        o.resolve = v
+        o.resolve = v_resolve
         n += 1
     held.append(n)
     return o
@@ -162,11 +162,11 @@ def _c_ContentRef(s: _M_ContentRef, held: list[int]) -> ContentRef:
     n = 2
     o.provider_id = s.provider_id
     o.uri = s.uri
-    v = s.expires_at
-    if v is _UNSET:
+    v_expires_at = s.expires_at
+    if v_expires_at is _UNSET:
         o.expires_at = None
     else:
-        o.expires_at = v
+        o.expires_at = v_expires_at
         n += 1
     held.append(n)
     return o
@@ -205,121 +205,121 @@ def _c_ContextFrame(s: _M_ContextFrame, held: list[int]) -> ContextFrame:
     o.id = s.id
     o.kind = _OPEN_FrameKind.get(s.kind, s.kind)
     o.title = s.title
-    v = s.content
-    if v is _UNSET:
+    v_content = s.content
+    if v_content is _UNSET:
         o.content = None
     else:
-        o.content = v
+        o.content = v_content
         n += 1
-    v = s.content_digest
-    if v is _UNSET:
+    v_content_digest = s.content_digest
+    if v_content_digest is _UNSET:
         o.content_digest = None
     else:
-        o.content_digest = v
+        o.content_digest = v_content_digest
         n += 1
-    v = s.uri
-    if v is _UNSET:
+    v_uri = s.uri
+    if v_uri is _UNSET:
         o.uri = None
     else:
-        o.uri = v
+        o.uri = v_uri
         n += 1
-    v = s.representation
-    if v is _UNSET:
+    v_representation = s.representation
+    if v_representation is _UNSET:
         o.representation = Representation.FULL
     else:
-        o.representation = v
+        o.representation = v_representation
         n += 1
-    v = s.content_fidelity
-    if v is _UNSET:
+    v_content_fidelity = s.content_fidelity
+    if v_content_fidelity is _UNSET:
         o.content_fidelity = None
     else:
-        o.content_fidelity = v
+        o.content_fidelity = v_content_fidelity
         n += 1
-    v = s.canonical_content_hash
-    if v is _UNSET:
+    v_canonical_content_hash = s.canonical_content_hash
+    if v_canonical_content_hash is _UNSET:
         o.canonical_content_hash = None
     else:
-        o.canonical_content_hash = v
+        o.canonical_content_hash = v_canonical_content_hash
         n += 1
-    v = s.content_ref
-    if v is _UNSET:
+    v_content_ref = s.content_ref
+    if v_content_ref is _UNSET:
         o.content_ref = None
     else:
-        o.content_ref = (None if v is None else _c_ContentRef(v, held))
+        o.content_ref = (None if v_content_ref is None else _c_ContentRef(v_content_ref, held))
         n += 1
-    v = s.transform
-    if v is _UNSET:
+    v_transform = s.transform
+    if v_transform is _UNSET:
         o.transform = None
     else:
-        o.transform = (None if v is None else _c_Transform(v, held))
+        o.transform = (None if v_transform is None else _c_Transform(v_transform, held))
         n += 1
-    v = s.minimum_content_fidelity
-    if v is _UNSET:
+    v_minimum_content_fidelity = s.minimum_content_fidelity
+    if v_minimum_content_fidelity is _UNSET:
         o.minimum_content_fidelity = None
     else:
-        o.minimum_content_fidelity = v
+        o.minimum_content_fidelity = v_minimum_content_fidelity
         n += 1
-    v = s.inline_content_requirement
-    if v is _UNSET:
+    v_inline_content_requirement = s.inline_content_requirement
+    if v_inline_content_requirement is _UNSET:
         o.inline_content_requirement = None
     else:
-        o.inline_content_requirement = v
+        o.inline_content_requirement = v_inline_content_requirement
         n += 1
     o.score = _f32(s.score)
     o.token_cost = s.token_cost
-    v = s.canonical_token_cost
-    if v is _UNSET:
+    v_canonical_token_cost = s.canonical_token_cost
+    if v_canonical_token_cost is _UNSET:
         o.canonical_token_cost = None
     else:
-        o.canonical_token_cost = v
+        o.canonical_token_cost = v_canonical_token_cost
         n += 1
-    v = s.tokenizer_ref
-    if v is _UNSET:
+    v_tokenizer_ref = s.tokenizer_ref
+    if v_tokenizer_ref is _UNSET:
         o.tokenizer_ref = None
     else:
-        o.tokenizer_ref = v
+        o.tokenizer_ref = v_tokenizer_ref
         n += 1
-    v = s.valid_from
-    if v is _UNSET:
+    v_valid_from = s.valid_from
+    if v_valid_from is _UNSET:
         o.valid_from = None
     else:
-        o.valid_from = v
+        o.valid_from = v_valid_from
         n += 1
-    v = s.valid_to
-    if v is _UNSET:
+    v_valid_to = s.valid_to
+    if v_valid_to is _UNSET:
         o.valid_to = None
     else:
-        o.valid_to = v
+        o.valid_to = v_valid_to
         n += 1
-    v = s.recorded_at
-    if v is _UNSET:
+    v_recorded_at = s.recorded_at
+    if v_recorded_at is _UNSET:
         o.recorded_at = None
     else:
-        o.recorded_at = v
+        o.recorded_at = v_recorded_at
         n += 1
-    v = s.provenance
-    if v is _UNSET:
+    v_provenance = s.provenance
+    if v_provenance is _UNSET:
         o.provenance = []
     else:
-        o.provenance = [_c_Provenance(item0, held) for item0 in v]
+        o.provenance = [_c_Provenance(item0, held) for item0 in v_provenance]
         n += 1
-    v = s.citation_label
-    if v is _UNSET:
+    v_citation_label = s.citation_label
+    if v_citation_label is _UNSET:
         o.citation_label = None
     else:
-        o.citation_label = v
+        o.citation_label = v_citation_label
         n += 1
-    v = s.embedding
-    if v is _UNSET:
+    v_embedding = s.embedding
+    if v_embedding is _UNSET:
         o.embedding = None
     else:
-        o.embedding = (None if v is None else _c_FrameEmbedding(v, held))
+        o.embedding = (None if v_embedding is None else _c_FrameEmbedding(v_embedding, held))
         n += 1
-    v = s.relations
-    if v is _UNSET:
+    v_relations = s.relations
+    if v_relations is _UNSET:
         o.relations = []
     else:
-        o.relations = [_c_Relation(item0, held) for item0 in v]
+        o.relations = [_c_Relation(item0, held) for item0 in v_relations]
         n += 1
     held.append(n)
     return o
@@ -341,43 +341,43 @@ def _c_ContextQuery(s: _M_ContextQuery, held: list[int]) -> ContextQuery:
     o: ContextQuery = _new(ContextQuery)
     n = 3
     o.goal = s.goal
-    v = s.query_text
-    if v is _UNSET:
+    v_query_text = s.query_text
+    if v_query_text is _UNSET:
         o.query_text = None
     else:
-        o.query_text = v
+        o.query_text = v_query_text
         n += 1
-    v = s.embedding
-    if v is _UNSET:
+    v_embedding = s.embedding
+    if v_embedding is _UNSET:
         o.embedding = None
     else:
-        o.embedding = (None if v is None else _f32s(v))
+        o.embedding = (None if v_embedding is None else _f32s(v_embedding))
         n += 1
-    v = s.kinds
-    if v is _UNSET:
+    v_kinds = s.kinds
+    if v_kinds is _UNSET:
         o.kinds = []
     else:
-        o.kinds = [_OPEN_FrameKind.get(item0, item0) for item0 in v]
+        o.kinds = [_OPEN_FrameKind.get(item0, item0) for item0 in v_kinds]
         n += 1
-    v = s.anchors
-    if v is _UNSET:
+    v_anchors = s.anchors
+    if v_anchors is _UNSET:
         o.anchors = []
     else:
-        o.anchors = v
+        o.anchors = v_anchors
         n += 1
     o.max_frames = s.max_frames
     o.max_tokens = s.max_tokens
-    v = s.as_of
-    if v is _UNSET:
+    v_as_of = s.as_of
+    if v_as_of is _UNSET:
         o.as_of = None
     else:
-        o.as_of = v
+        o.as_of = v_as_of
         n += 1
-    v = s.representation_preferences
-    if v is _UNSET:
+    v_representation_preferences = s.representation_preferences
+    if v_representation_preferences is _UNSET:
         o.representation_preferences = []
     else:
-        o.representation_preferences = v
+        o.representation_preferences = v_representation_preferences
         n += 1
     held.append(n)
     return o
@@ -396,23 +396,23 @@ def _c_ContextQueryResult(s: _M_ContextQueryResult, held: list[int]) -> ContextQ
     n = 2
     o.frames = [_c_ContextFrame(item0, held) for item0 in s.frames]
     o.truncated = s.truncated
-    v = s.dropped_estimate
-    if v is _UNSET:
+    v_dropped_estimate = s.dropped_estimate
+    if v_dropped_estimate is _UNSET:
         o.dropped_estimate = None
     else:
-        o.dropped_estimate = v
+        o.dropped_estimate = v_dropped_estimate
         n += 1
-    v = s.frame_attestations
-    if v is _UNSET:
+    v_frame_attestations = s.frame_attestations
+    if v_frame_attestations is _UNSET:
         o.frame_attestations = []
     else:
-        o.frame_attestations = [_c_FrameAttestation(item0, held) for item0 in v]
+        o.frame_attestations = [_c_FrameAttestation(item0, held) for item0 in v_frame_attestations]
         n += 1
-    v = s.result_attestation
-    if v is _UNSET:
+    v_result_attestation = s.result_attestation
+    if v_result_attestation is _UNSET:
         o.result_attestation = None
     else:
-        o.result_attestation = (None if v is None else _c_ProvenanceAttestation(v, held))
+        o.result_attestation = (None if v_result_attestation is None else _c_ProvenanceAttestation(v_result_attestation, held))
         n += 1
     held.append(n)
     return o
@@ -428,29 +428,29 @@ class _M_DataFlow(msgspec.Struct, kw_only=True, gc=False):
 def _c_DataFlow(s: _M_DataFlow, held: list[int]) -> DataFlow:
     o: DataFlow = _new(DataFlow)
     n = 0
-    v = s.reads
-    if v is _UNSET:
+    v_reads = s.reads
+    if v_reads is _UNSET:
         o.reads = False
     else:
-        o.reads = v
+        o.reads = v_reads
         n += 1
-    v = s.writes
-    if v is _UNSET:
+    v_writes = s.writes
+    if v_writes is _UNSET:
         o.writes = False
     else:
-        o.writes = v
+        o.writes = v_writes
         n += 1
-    v = s.egress
-    if v is _UNSET:
+    v_egress = s.egress
+    if v_egress is _UNSET:
         o.egress = False
     else:
-        o.egress = v
+        o.egress = v_egress
         n += 1
-    v = s.egress_scopes
-    if v is _UNSET:
+    v_egress_scopes = s.egress_scopes
+    if v_egress_scopes is _UNSET:
         o.egress_scopes = []
     else:
-        o.egress_scopes = [_OPEN_EgressScope.get(item0, item0) for item0 in v]
+        o.egress_scopes = [_OPEN_EgressScope.get(item0, item0) for item0 in v_egress_scopes]
         n += 1
     held.append(n)
     return o
@@ -466,17 +466,17 @@ def _c_FrameAttestation(s: _M_FrameAttestation, held: list[int]) -> FrameAttesta
     o: FrameAttestation = _new(FrameAttestation)
     n = 1
     o.frame = _c_FrameId(s.frame, held)
-    v = s.attestation
-    if v is _UNSET:
+    v_attestation = s.attestation
+    if v_attestation is _UNSET:
         o.attestation = None
     else:
-        o.attestation = (None if v is None else _c_ProvenanceAttestation(v, held))
+        o.attestation = (None if v_attestation is None else _c_ProvenanceAttestation(v_attestation, held))
         n += 1
-    v = s.inclusion_proof
-    if v is _UNSET:
+    v_inclusion_proof = s.inclusion_proof
+    if v_inclusion_proof is _UNSET:
         o.inclusion_proof = None
     else:
-        o.inclusion_proof = (None if v is None else _c_InclusionProof(v, held))
+        o.inclusion_proof = (None if v_inclusion_proof is None else _c_InclusionProof(v_inclusion_proof, held))
         n += 1
     held.append(n)
     return o
@@ -491,11 +491,11 @@ def _c_FrameEmbedding(s: _M_FrameEmbedding, held: list[int]) -> FrameEmbedding:
     o: FrameEmbedding = _new(FrameEmbedding)
     n = 1
     o.fingerprint = s.fingerprint
-    v = s.vector
-    if v is _UNSET:
+    v_vector = s.vector
+    if v_vector is _UNSET:
         o.vector = None
     else:
-        o.vector = (None if v is None else _f32s(v))
+        o.vector = (None if v_vector is None else _f32s(v_vector))
         n += 1
     held.append(n)
     return o
@@ -512,11 +512,11 @@ def _c_FrameId(s: _M_FrameId, held: list[int]) -> FrameId:
     n = 2
     o.provider_id = s.provider_id
     o.frame_id = s.frame_id
-    v = s.content_digest
-    if v is _UNSET:
+    v_content_digest = s.content_digest
+    if v_content_digest is _UNSET:
         o.content_digest = None
     else:
-        o.content_digest = v
+        o.content_digest = v_content_digest
         n += 1
     held.append(n)
     return o
@@ -542,11 +542,11 @@ def _c_FrameVerdictStale(s: _M_FrameVerdictStale, held: list[int]) -> FrameVerdi
     o: FrameVerdictStale = _new(FrameVerdictStale)
     n = 2
     o.frame = _c_FrameId(s.frame, held)
-    v = s.replacement_digest
-    if v is _UNSET:
+    v_replacement_digest = s.replacement_digest
+    if v_replacement_digest is _UNSET:
         o.replacement_digest = None
     else:
-        o.replacement_digest = v
+        o.replacement_digest = v_replacement_digest
         n += 1
     held.append(n)
     return o
@@ -615,35 +615,35 @@ def _c_Provenance(s: _M_Provenance, held: list[int]) -> Provenance:
     o: Provenance = _new(Provenance)
     n = 1
     o.type = s.type
-    v = s.uri
-    if v is _UNSET:
+    v_uri = s.uri
+    if v_uri is _UNSET:
         o.uri = None
     else:
-        o.uri = v
+        o.uri = v_uri
         n += 1
-    v = s.range
-    if v is _UNSET:
+    v_range = s.range
+    if v_range is _UNSET:
         o.range = None
     else:
-        o.range = v
+        o.range = v_range
         n += 1
-    v = s.digest
-    if v is _UNSET:
+    v_digest = s.digest
+    if v_digest is _UNSET:
         o.digest = None
     else:
-        o.digest = v
+        o.digest = v_digest
         n += 1
-    v = s.method
-    if v is _UNSET:
+    v_method = s.method
+    if v_method is _UNSET:
         o.method = None
     else:
-        o.method = v
+        o.method = v_method
         n += 1
-    v = s.by
-    if v is _UNSET:
+    v_by = s.by
+    if v_by is _UNSET:
         o.by = None
     else:
-        o.by = v
+        o.by = v_by
         n += 1
     held.append(n)
     return o
@@ -692,11 +692,11 @@ class _M_QueryCapability(msgspec.Struct, kw_only=True, gc=False):
 def _c_QueryCapability(s: _M_QueryCapability, held: list[int]) -> QueryCapability:
     o: QueryCapability = _new(QueryCapability)
     n = 0
-    v = s.kinds
-    if v is _UNSET:
+    v_kinds = s.kinds
+    if v_kinds is _UNSET:
         o.kinds = []
     else:
-        o.kinds = v
+        o.kinds = v_kinds
         n += 1
     held.append(n)
     return o
@@ -713,11 +713,11 @@ def _c_Relation(s: _M_Relation, held: list[int]) -> Relation:
     n = 2
     o.rel = s.rel
     o.target_uri = s.target_uri
-    v = s.display_name
-    if v is _UNSET:
+    v_display_name = s.display_name
+    if v_display_name is _UNSET:
         o.display_name = None
     else:
-        o.display_name = v
+        o.display_name = v_display_name
         n += 1
     held.append(n)
     return o
@@ -745,11 +745,11 @@ class _M_VerifyRequest(msgspec.Struct, kw_only=True, gc=False):
 def _c_VerifyRequest(s: _M_VerifyRequest, held: list[int]) -> VerifyRequest:
     o: VerifyRequest = _new(VerifyRequest)
     n = 0
-    v = s.frames
-    if v is _UNSET:
+    v_frames = s.frames
+    if v_frames is _UNSET:
         o.frames = []
     else:
-        o.frames = [_c_FrameId(item0, held) for item0 in v]
+        o.frames = [_c_FrameId(item0, held) for item0 in v_frames]
         n += 1
     held.append(n)
     return o
@@ -762,11 +762,11 @@ class _M_VerifyResponse(msgspec.Struct, kw_only=True, gc=False):
 def _c_VerifyResponse(s: _M_VerifyResponse, held: list[int]) -> VerifyResponse:
     o: VerifyResponse = _new(VerifyResponse)
     n = 0
-    v = s.verdicts
-    if v is _UNSET:
+    v_verdicts = s.verdicts
+    if v_verdicts is _UNSET:
         o.verdicts = []
     else:
-        o.verdicts = [_CONVERT[type(item0)](item0, held) for item0 in v]
+        o.verdicts = [_CONVERT[type(item0)](item0, held) for item0 in v_verdicts]
         n += 1
     held.append(n)
     return o
@@ -796,11 +796,11 @@ def _c_HandshakeAck(s: _M_HandshakeAck, held: list[int]) -> HandshakeAck:
     o.protocol_version = s.protocol_version
     o.provider = _c_ProviderInfo(s.provider, held)
     o.capabilities = _c_Capabilities(s.capabilities, held)
-    v = s.attester_keys
-    if v is _UNSET:
+    v_attester_keys = s.attester_keys
+    if v_attester_keys is _UNSET:
         o.attester_keys = []
     else:
-        o.attester_keys = [_c_AttesterKey(item0, held) for item0 in v]
+        o.attester_keys = [_c_AttesterKey(item0, held) for item0 in v_attester_keys]
         n += 1
     held.append(n)
     return o
@@ -814,11 +814,11 @@ class _M_Query(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag="qu
 def _c_Query(s: _M_Query, held: list[int]) -> Query:
     o: Query = _new(Query)
     n = 2
-    v = s.id
-    if v is _UNSET:
+    v_id = s.id
+    if v_id is _UNSET:
         o.id = None
     else:
-        o.id = v
+        o.id = v_id
         n += 1
     o.query = _c_ContextQuery(s.query, held)
     held.append(n)
@@ -833,11 +833,11 @@ class _M_Frames(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag="f
 def _c_Frames(s: _M_Frames, held: list[int]) -> Frames:
     o: Frames = _new(Frames)
     n = 2
-    v = s.id
-    if v is _UNSET:
+    v_id = s.id
+    if v_id is _UNSET:
         o.id = None
     else:
-        o.id = v
+        o.id = v_id
         n += 1
     o.result = _c_ContextQueryResult(s.result, held)
     held.append(n)
@@ -885,17 +885,17 @@ class _M_Error(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag="er
 def _c_Error(s: _M_Error, held: list[int]) -> Error:
     o: Error = _new(Error)
     n = 2
-    v = s.id
-    if v is _UNSET:
+    v_id = s.id
+    if v_id is _UNSET:
         o.id = None
     else:
-        o.id = v
+        o.id = v_id
         n += 1
-    v = s.code
-    if v is _UNSET:
+    v_code = s.code
+    if v_code is _UNSET:
         o.code = None
     else:
-        o.code = (None if v is None else _OPEN_ErrorCode.get(v, v))
+        o.code = (None if v_code is None else _OPEN_ErrorCode.get(v_code, v_code))
         n += 1
     o.message = s.message
     held.append(n)
@@ -905,7 +905,7 @@ def _c_Error(s: _M_Error, held: list[int]) -> Error:
 _U_FrameVerdict = typing.Union[_M_FrameVerdictValid, _M_FrameVerdictStale, _M_FrameVerdictGone, _M_FrameVerdictUnknown]
 
 
-_CONVERT: dict[type, typing.Callable[[typing.Any], typing.Any]] = {
+_CONVERT: dict[type, typing.Callable[[typing.Any, list[int]], typing.Any]] = {
     _M_FrameVerdictValid: _c_FrameVerdictValid,
     _M_FrameVerdictStale: _c_FrameVerdictStale,
     _M_FrameVerdictGone: _c_FrameVerdictGone,
@@ -953,7 +953,7 @@ def _within(value: int, minimum: int | None, maximum: int | None) -> int:
 
 
 _encode = msgspec.json.encode
-_UNSET = msgspec.UNSET
+_UNSET: typing.Final = msgspec.UNSET
 _CANONICAL_START = "{\"type\":\"".encode()
 # A colon after a quote or whitespace, as every member's colon is in JSON
 # (after its name, or the whitespace after it). (Searched from the colon, as

@@ -89,7 +89,7 @@ fn the_fast_paths_mirror_what_msgspec_must_read_otherwise() {
     // The converter counts the members the mirror holds: the required one,
     // and each optional one not `UNSET`.
     assert!(
-        fast.contains("    v = s.by\n    if v is _UNSET:\n        o.by = None\n    else:\n        o.by = v\n        n += 1\n"),
+        fast.contains("    v_by = s.by\n    if v_by is _UNSET:\n        o.by = None\n    else:\n        o.by = v_by\n        n += 1\n"),
         "{fast}"
     );
     assert!(

@@ -268,9 +268,13 @@ impl Builder<'_> {
             let default = self.default_expression(member)?;
             annotation.push_str(" | msgspec.UnsetType");
             field.push("default=msgspec.UNSET".into());
-            let converted = self.convert(&member.shape, "v", 0).unwrap_or("v".into());
+            // A name per member, so that each keeps its type.
+            let local = format!("v_{attribute}");
+            let converted = self
+                .convert(&member.shape, &local, 0)
+                .unwrap_or(local.clone());
             format!(
-                "    v = s.{attribute}\n    if v is _UNSET:\n        o.{attribute} = {default}\n    else:\n        o.{attribute} = {converted}\n        n += 1\n"
+                "    {local} = s.{attribute}\n    if {local} is _UNSET:\n        o.{attribute} = {default}\n    else:\n        o.{attribute} = {converted}\n        n += 1\n"
             )
         };
         let assigned = field_assignment(&field);
@@ -360,7 +364,9 @@ fn write_mirror_unions(out: &mut String, package: &Package) {
 
 /// `_CONVERT`: each tagged class's mirror to its converter.
 fn write_convert_table(out: &mut String, package: &Package) {
-    out.push_str("\n\n_CONVERT: dict[type, typing.Callable[[typing.Any], typing.Any]] = {\n");
+    out.push_str(
+        "\n\n_CONVERT: dict[type, typing.Callable[[typing.Any, list[int]], typing.Any]] = {\n",
+    );
     for plan in package.plans.iter().filter(|plan| plan.tag.is_some()) {
         writeln!(out, "    _M_{name}: _c_{name},", name = plan.name).ok();
     }

@@ -31,7 +31,7 @@ def _within(value: int, minimum: int | None, maximum: int | None) -> int:
 
 
 _encode = msgspec.json.encode
-_UNSET = msgspec.UNSET
+_UNSET: typing.Final = msgspec.UNSET
 # CANONICAL START
 # A colon after a quote or whitespace, as every member's colon is in JSON
 # (after its name, or the whitespace after it). (Searched from the colon, as
