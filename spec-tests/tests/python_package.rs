@@ -184,6 +184,26 @@ const EDGES: &[(&str, &str)] = &[
     ("Envelope", r#"{"type":"frames","result":{"frames":[{"id":"a","kind":"doc","title":"t","score":-0,"token_cost":1}],"truncated":false}}"#),
     ("Envelope", r#"{"type":"frames","result":{"frames":[{"id":"a","kind":"doc","title":"t","score":-0.0,"token_cost":1}],"truncated":false}}"#),
     ("Envelope", r#"{"type":"frames","result":{"frames":[{"id":"a","kind":"doc","title":"t","score":0.5,"token_cost":1,"provenance":[],"relations":[{"rel":"r","target_uri":"u"}]}],"truncated":false}}"#),
+    // What the member count of SDK-spelled lines (not the mirrors'
+    // encoding) must catch: the names' closing `":` against the members the
+    // mirrors hold. A duplicate, behind whitespace before its colon; an
+    // unknown member, named with an escaped quote; `":` in strings (an
+    // escaped quote, a string opening with a colon) and `\u003a`, beside a
+    // duplicate and alone.
+    ("Envelope", r#"{"message": "a", "type": "error", "message": "b"}"#),
+    ("Envelope", r#"{"message" : "a", "type": "error", "message": "b"}"#),
+    ("Envelope", r#"{"message":"a","type" :"error","message":"b"}"#),
+    ("Envelope", r#"{"x": {"y": 1, "z": [{}]}, "message": "m", "type": "error"}"#),
+    ("Envelope", r#"{"message": "m", "type": "error", "a\":": 1}"#),
+    ("Envelope", r#"{"message": "m", "type": "error", "a\":": 1, "a\":": 2}"#),
+    ("Envelope", r#"{"message": "a\": b", "type": "error", "message": "c"}"#),
+    ("Envelope", r#"{"message": "a\": b", "type": "error"}"#),
+    ("Envelope", r#"{"message": ":", "type": "error", "id": ":"}"#),
+    ("Envelope", r#"{"message": ":", "type": "error", "message": ":"}"#),
+    ("Envelope", r#"{"message": "\u003a", "type": "error", "message": "b"}"#),
+    ("Envelope", r#"{"message": "a\u003a", "id": "\u0022:", "type": "error"}"#),
+    ("Envelope", r#"{"result": {"truncated": false, "frames": [{"title": "t", "id": "a", "kind": "doc", "score": 0.5, "token_cost": 1, "relations": [], "uri": "u", "uri": "v"}]}, "type": "frames"}"#),
+    ("Envelope", r#"{"result": {"truncated": false, "frames": [{"title": "t", "id": "a", "kind": "doc", "score": -0, "token_cost": 1}]}, "type": "frames"}"#),
     ("FrameId", r#"["p","f",null]"#),
     ("Representation", r#"{"reference":null}"#),
     ("FrameKind", r#""graph""#),

@@ -5,20 +5,21 @@ and the files of crates/cgp-codegen/templates/python/fast/); do not edit.
 msgspec's C decoder reads the line into the `msgspec.Struct` mirrors below
 (an open vocabulary as `str`, a bounded integer with `msgspec.Meta`, an
 `f32` as a double), and the converters `_c_*` build the public dataclasses
-from them. msgspec keeps the last of duplicate members and skips unknown
-ones, so `decode` re-encodes the mirrors, which write each member they read
-once (an optional member the line left out is `UNSET`, never written; an
-empty list or a `null` the line had is written again): when that is the line
-itself, msgspec read it as the reference does. Otherwise `-0` (which msgspec
-reads as `0` or `0.0`) sends the line to the exact path (`_wire.py`), and the
-colons of the line, counting those spelled `\u003a`, must equal those of the
-re-encoding (every member has one outside strings; a lone surrogate msgspec
-refuses) or, for a line with unknown members or members written as
-their omitted default, those of msgspec's untyped reading of it re-encoded
-(a duplicate loses one), with no more nesting than the reference reads.
-Anything msgspec refuses, integers beyond `int64` bounds and `f32`s from
-integers beyond 2**53 go to the exact path too. Any line this path cannot
-vouch for returns None and is read by the exact path.
+from them, counting the members each mirror holds (an optional member the
+line left out is `UNSET`). msgspec keeps the last of duplicate members and
+skips unknown ones, so `decode` vouches for a line only when msgspec read
+every member of it once: when the line is the mirrors' encoding (as the
+canonical encoder writes it), or, without `-0` (which msgspec reads as `0` or
+`0.0`), when it has as many members as the mirrors hold, counted as the
+colons after a quote or whitespace (each member's colon, and maybe some in
+strings, which only add to the count). Else the colons of the
+line, counting those spelled `\u003a`, must equal those of the mirrors'
+encoding (every member has one outside strings; a lone surrogate msgspec
+refuses) or, for a line with unknown members, those of msgspec's untyped
+reading of it encoded (a duplicate loses one), with no more nesting than the
+reference reads. Anything msgspec refuses, integers beyond `int64` bounds and
+`f32`s from integers beyond 2**53 go to the exact path too. Any line this
+path cannot vouch for returns None and is read by the exact path (`_wire.py`).
 """
 
 from __future__ import annotations
@@ -82,11 +83,12 @@ class _M_AttesterKey(msgspec.Struct, kw_only=True, gc=False):
     public_key: str
 
 
-def _c_AttesterKey(s: _M_AttesterKey) -> AttesterKey:
+def _c_AttesterKey(s: _M_AttesterKey, held: list[int]) -> AttesterKey:
     o: AttesterKey = _new(AttesterKey)
     o.key_id = s.key_id
     o.algorithm = s.algorithm
     o.public_key = s.public_key
+    held.append(3)
     return o
 
 
@@ -100,15 +102,52 @@ class _M_Capabilities(msgspec.Struct, kw_only=True, gc=False):
     resolve: bool | msgspec.UnsetType = msgspec.UNSET
 
 
-def _c_Capabilities(s: _M_Capabilities) -> Capabilities:
+def _c_Capabilities(s: _M_Capabilities, held: list[int]) -> Capabilities:
     o: Capabilities = _new(Capabilities)
-    o.query = (QueryCapability(kinds=[]) if s.query is msgspec.UNSET else _c_QueryCapability(s.query))
-    o.correlation = (False if s.correlation is msgspec.UNSET else s.correlation)
-    o.graph = (False if s.graph is msgspec.UNSET else s.graph)
-    o.embeddings_fingerprint = (None if s.embeddings_fingerprint is msgspec.UNSET else s.embeddings_fingerprint)
-    o.verify = (False if s.verify is msgspec.UNSET else s.verify)
-    o.representations = ([] if s.representations is msgspec.UNSET else s.representations)
-    o.resolve = (False if s.resolve is msgspec.UNSET else s.resolve)
+    n = 0
+    v_query = s.query
+    if v_query is _UNSET:
+        o.query = QueryCapability(kinds=[])
+    else:
+        o.query = _c_QueryCapability(v_query, held)
+        n += 1
+    v_correlation = s.correlation
+    if v_correlation is _UNSET:
+        o.correlation = False
+    else:
+        o.correlation = v_correlation
+        n += 1
+    v_graph = s.graph
+    if v_graph is _UNSET:
+        o.graph = False
+    else:
+        o.graph = v_graph
+        n += 1
+    v_embeddings_fingerprint = s.embeddings_fingerprint
+    if v_embeddings_fingerprint is _UNSET:
+        o.embeddings_fingerprint = None
+    else:
+        o.embeddings_fingerprint = v_embeddings_fingerprint
+        n += 1
+    v_verify = s.verify
+    if v_verify is _UNSET:
+        o.verify = False
+    else:
+        o.verify = v_verify
+        n += 1
+    v_representations = s.representations
+    if v_representations is _UNSET:
+        o.representations = []
+    else:
+        o.representations = v_representations
+        n += 1
+    v_resolve = s.resolve
+    if v_resolve is _UNSET:
+        o.resolve = False
+    else:
+        o.resolve = v_resolve
+        n += 1
+    held.append(n)
     return o
 
 
@@ -118,11 +157,18 @@ class _M_ContentRef(msgspec.Struct, kw_only=True, gc=False):
     expires_at: str | None | msgspec.UnsetType = msgspec.UNSET
 
 
-def _c_ContentRef(s: _M_ContentRef) -> ContentRef:
+def _c_ContentRef(s: _M_ContentRef, held: list[int]) -> ContentRef:
     o: ContentRef = _new(ContentRef)
+    n = 2
     o.provider_id = s.provider_id
     o.uri = s.uri
-    o.expires_at = (None if s.expires_at is msgspec.UNSET else s.expires_at)
+    v_expires_at = s.expires_at
+    if v_expires_at is _UNSET:
+        o.expires_at = None
+    else:
+        o.expires_at = v_expires_at
+        n += 1
+    held.append(n)
     return o
 
 
@@ -153,32 +199,129 @@ class _M_ContextFrame(msgspec.Struct, kw_only=True, gc=False):
     relations: list[_M_Relation] | msgspec.UnsetType = msgspec.UNSET
 
 
-def _c_ContextFrame(s: _M_ContextFrame) -> ContextFrame:
+def _c_ContextFrame(s: _M_ContextFrame, held: list[int]) -> ContextFrame:
     o: ContextFrame = _new(ContextFrame)
+    n = 5
     o.id = s.id
     o.kind = _OPEN_FrameKind.get(s.kind, s.kind)
     o.title = s.title
-    o.content = (None if s.content is msgspec.UNSET else s.content)
-    o.content_digest = (None if s.content_digest is msgspec.UNSET else s.content_digest)
-    o.uri = (None if s.uri is msgspec.UNSET else s.uri)
-    o.representation = (Representation.FULL if s.representation is msgspec.UNSET else s.representation)
-    o.content_fidelity = (None if s.content_fidelity is msgspec.UNSET else s.content_fidelity)
-    o.canonical_content_hash = (None if s.canonical_content_hash is msgspec.UNSET else s.canonical_content_hash)
-    o.content_ref = (None if s.content_ref is msgspec.UNSET else (None if s.content_ref is None else _c_ContentRef(s.content_ref)))
-    o.transform = (None if s.transform is msgspec.UNSET else (None if s.transform is None else _c_Transform(s.transform)))
-    o.minimum_content_fidelity = (None if s.minimum_content_fidelity is msgspec.UNSET else s.minimum_content_fidelity)
-    o.inline_content_requirement = (None if s.inline_content_requirement is msgspec.UNSET else s.inline_content_requirement)
+    v_content = s.content
+    if v_content is _UNSET:
+        o.content = None
+    else:
+        o.content = v_content
+        n += 1
+    v_content_digest = s.content_digest
+    if v_content_digest is _UNSET:
+        o.content_digest = None
+    else:
+        o.content_digest = v_content_digest
+        n += 1
+    v_uri = s.uri
+    if v_uri is _UNSET:
+        o.uri = None
+    else:
+        o.uri = v_uri
+        n += 1
+    v_representation = s.representation
+    if v_representation is _UNSET:
+        o.representation = Representation.FULL
+    else:
+        o.representation = v_representation
+        n += 1
+    v_content_fidelity = s.content_fidelity
+    if v_content_fidelity is _UNSET:
+        o.content_fidelity = None
+    else:
+        o.content_fidelity = v_content_fidelity
+        n += 1
+    v_canonical_content_hash = s.canonical_content_hash
+    if v_canonical_content_hash is _UNSET:
+        o.canonical_content_hash = None
+    else:
+        o.canonical_content_hash = v_canonical_content_hash
+        n += 1
+    v_content_ref = s.content_ref
+    if v_content_ref is _UNSET:
+        o.content_ref = None
+    else:
+        o.content_ref = (None if v_content_ref is None else _c_ContentRef(v_content_ref, held))
+        n += 1
+    v_transform = s.transform
+    if v_transform is _UNSET:
+        o.transform = None
+    else:
+        o.transform = (None if v_transform is None else _c_Transform(v_transform, held))
+        n += 1
+    v_minimum_content_fidelity = s.minimum_content_fidelity
+    if v_minimum_content_fidelity is _UNSET:
+        o.minimum_content_fidelity = None
+    else:
+        o.minimum_content_fidelity = v_minimum_content_fidelity
+        n += 1
+    v_inline_content_requirement = s.inline_content_requirement
+    if v_inline_content_requirement is _UNSET:
+        o.inline_content_requirement = None
+    else:
+        o.inline_content_requirement = v_inline_content_requirement
+        n += 1
     o.score = _f32(s.score)
     o.token_cost = s.token_cost
-    o.canonical_token_cost = (None if s.canonical_token_cost is msgspec.UNSET else s.canonical_token_cost)
-    o.tokenizer_ref = (None if s.tokenizer_ref is msgspec.UNSET else s.tokenizer_ref)
-    o.valid_from = (None if s.valid_from is msgspec.UNSET else s.valid_from)
-    o.valid_to = (None if s.valid_to is msgspec.UNSET else s.valid_to)
-    o.recorded_at = (None if s.recorded_at is msgspec.UNSET else s.recorded_at)
-    o.provenance = ([] if s.provenance is msgspec.UNSET else [_c_Provenance(item0) for item0 in s.provenance])
-    o.citation_label = (None if s.citation_label is msgspec.UNSET else s.citation_label)
-    o.embedding = (None if s.embedding is msgspec.UNSET else (None if s.embedding is None else _c_FrameEmbedding(s.embedding)))
-    o.relations = ([] if s.relations is msgspec.UNSET else [_c_Relation(item0) for item0 in s.relations])
+    v_canonical_token_cost = s.canonical_token_cost
+    if v_canonical_token_cost is _UNSET:
+        o.canonical_token_cost = None
+    else:
+        o.canonical_token_cost = v_canonical_token_cost
+        n += 1
+    v_tokenizer_ref = s.tokenizer_ref
+    if v_tokenizer_ref is _UNSET:
+        o.tokenizer_ref = None
+    else:
+        o.tokenizer_ref = v_tokenizer_ref
+        n += 1
+    v_valid_from = s.valid_from
+    if v_valid_from is _UNSET:
+        o.valid_from = None
+    else:
+        o.valid_from = v_valid_from
+        n += 1
+    v_valid_to = s.valid_to
+    if v_valid_to is _UNSET:
+        o.valid_to = None
+    else:
+        o.valid_to = v_valid_to
+        n += 1
+    v_recorded_at = s.recorded_at
+    if v_recorded_at is _UNSET:
+        o.recorded_at = None
+    else:
+        o.recorded_at = v_recorded_at
+        n += 1
+    v_provenance = s.provenance
+    if v_provenance is _UNSET:
+        o.provenance = []
+    else:
+        o.provenance = [_c_Provenance(item0, held) for item0 in v_provenance]
+        n += 1
+    v_citation_label = s.citation_label
+    if v_citation_label is _UNSET:
+        o.citation_label = None
+    else:
+        o.citation_label = v_citation_label
+        n += 1
+    v_embedding = s.embedding
+    if v_embedding is _UNSET:
+        o.embedding = None
+    else:
+        o.embedding = (None if v_embedding is None else _c_FrameEmbedding(v_embedding, held))
+        n += 1
+    v_relations = s.relations
+    if v_relations is _UNSET:
+        o.relations = []
+    else:
+        o.relations = [_c_Relation(item0, held) for item0 in v_relations]
+        n += 1
+    held.append(n)
     return o
 
 
@@ -194,17 +337,49 @@ class _M_ContextQuery(msgspec.Struct, kw_only=True, gc=False):
     representation_preferences: list[Representation] | msgspec.UnsetType = msgspec.UNSET
 
 
-def _c_ContextQuery(s: _M_ContextQuery) -> ContextQuery:
+def _c_ContextQuery(s: _M_ContextQuery, held: list[int]) -> ContextQuery:
     o: ContextQuery = _new(ContextQuery)
+    n = 3
     o.goal = s.goal
-    o.query_text = (None if s.query_text is msgspec.UNSET else s.query_text)
-    o.embedding = (None if s.embedding is msgspec.UNSET else (None if s.embedding is None else _f32s(s.embedding)))
-    o.kinds = ([] if s.kinds is msgspec.UNSET else [_OPEN_FrameKind.get(item0, item0) for item0 in s.kinds])
-    o.anchors = ([] if s.anchors is msgspec.UNSET else s.anchors)
+    v_query_text = s.query_text
+    if v_query_text is _UNSET:
+        o.query_text = None
+    else:
+        o.query_text = v_query_text
+        n += 1
+    v_embedding = s.embedding
+    if v_embedding is _UNSET:
+        o.embedding = None
+    else:
+        o.embedding = (None if v_embedding is None else _f32s(v_embedding))
+        n += 1
+    v_kinds = s.kinds
+    if v_kinds is _UNSET:
+        o.kinds = []
+    else:
+        o.kinds = [_OPEN_FrameKind.get(item0, item0) for item0 in v_kinds]
+        n += 1
+    v_anchors = s.anchors
+    if v_anchors is _UNSET:
+        o.anchors = []
+    else:
+        o.anchors = v_anchors
+        n += 1
     o.max_frames = s.max_frames
     o.max_tokens = s.max_tokens
-    o.as_of = (None if s.as_of is msgspec.UNSET else s.as_of)
-    o.representation_preferences = ([] if s.representation_preferences is msgspec.UNSET else s.representation_preferences)
+    v_as_of = s.as_of
+    if v_as_of is _UNSET:
+        o.as_of = None
+    else:
+        o.as_of = v_as_of
+        n += 1
+    v_representation_preferences = s.representation_preferences
+    if v_representation_preferences is _UNSET:
+        o.representation_preferences = []
+    else:
+        o.representation_preferences = v_representation_preferences
+        n += 1
+    held.append(n)
     return o
 
 
@@ -216,13 +391,30 @@ class _M_ContextQueryResult(msgspec.Struct, kw_only=True, gc=False):
     result_attestation: _M_ProvenanceAttestation | None | msgspec.UnsetType = msgspec.UNSET
 
 
-def _c_ContextQueryResult(s: _M_ContextQueryResult) -> ContextQueryResult:
+def _c_ContextQueryResult(s: _M_ContextQueryResult, held: list[int]) -> ContextQueryResult:
     o: ContextQueryResult = _new(ContextQueryResult)
-    o.frames = [_c_ContextFrame(item0) for item0 in s.frames]
+    n = 2
+    o.frames = [_c_ContextFrame(item0, held) for item0 in s.frames]
     o.truncated = s.truncated
-    o.dropped_estimate = (None if s.dropped_estimate is msgspec.UNSET else s.dropped_estimate)
-    o.frame_attestations = ([] if s.frame_attestations is msgspec.UNSET else [_c_FrameAttestation(item0) for item0 in s.frame_attestations])
-    o.result_attestation = (None if s.result_attestation is msgspec.UNSET else (None if s.result_attestation is None else _c_ProvenanceAttestation(s.result_attestation)))
+    v_dropped_estimate = s.dropped_estimate
+    if v_dropped_estimate is _UNSET:
+        o.dropped_estimate = None
+    else:
+        o.dropped_estimate = v_dropped_estimate
+        n += 1
+    v_frame_attestations = s.frame_attestations
+    if v_frame_attestations is _UNSET:
+        o.frame_attestations = []
+    else:
+        o.frame_attestations = [_c_FrameAttestation(item0, held) for item0 in v_frame_attestations]
+        n += 1
+    v_result_attestation = s.result_attestation
+    if v_result_attestation is _UNSET:
+        o.result_attestation = None
+    else:
+        o.result_attestation = (None if v_result_attestation is None else _c_ProvenanceAttestation(v_result_attestation, held))
+        n += 1
+    held.append(n)
     return o
 
 
@@ -233,12 +425,34 @@ class _M_DataFlow(msgspec.Struct, kw_only=True, gc=False):
     egress_scopes: list[str] | msgspec.UnsetType = msgspec.UNSET
 
 
-def _c_DataFlow(s: _M_DataFlow) -> DataFlow:
+def _c_DataFlow(s: _M_DataFlow, held: list[int]) -> DataFlow:
     o: DataFlow = _new(DataFlow)
-    o.reads = (False if s.reads is msgspec.UNSET else s.reads)
-    o.writes = (False if s.writes is msgspec.UNSET else s.writes)
-    o.egress = (False if s.egress is msgspec.UNSET else s.egress)
-    o.egress_scopes = ([] if s.egress_scopes is msgspec.UNSET else [_OPEN_EgressScope.get(item0, item0) for item0 in s.egress_scopes])
+    n = 0
+    v_reads = s.reads
+    if v_reads is _UNSET:
+        o.reads = False
+    else:
+        o.reads = v_reads
+        n += 1
+    v_writes = s.writes
+    if v_writes is _UNSET:
+        o.writes = False
+    else:
+        o.writes = v_writes
+        n += 1
+    v_egress = s.egress
+    if v_egress is _UNSET:
+        o.egress = False
+    else:
+        o.egress = v_egress
+        n += 1
+    v_egress_scopes = s.egress_scopes
+    if v_egress_scopes is _UNSET:
+        o.egress_scopes = []
+    else:
+        o.egress_scopes = [_OPEN_EgressScope.get(item0, item0) for item0 in v_egress_scopes]
+        n += 1
+    held.append(n)
     return o
 
 
@@ -248,11 +462,23 @@ class _M_FrameAttestation(msgspec.Struct, kw_only=True, gc=False):
     inclusion_proof: _M_InclusionProof | None | msgspec.UnsetType = msgspec.UNSET
 
 
-def _c_FrameAttestation(s: _M_FrameAttestation) -> FrameAttestation:
+def _c_FrameAttestation(s: _M_FrameAttestation, held: list[int]) -> FrameAttestation:
     o: FrameAttestation = _new(FrameAttestation)
-    o.frame = _c_FrameId(s.frame)
-    o.attestation = (None if s.attestation is msgspec.UNSET else (None if s.attestation is None else _c_ProvenanceAttestation(s.attestation)))
-    o.inclusion_proof = (None if s.inclusion_proof is msgspec.UNSET else (None if s.inclusion_proof is None else _c_InclusionProof(s.inclusion_proof)))
+    n = 1
+    o.frame = _c_FrameId(s.frame, held)
+    v_attestation = s.attestation
+    if v_attestation is _UNSET:
+        o.attestation = None
+    else:
+        o.attestation = (None if v_attestation is None else _c_ProvenanceAttestation(v_attestation, held))
+        n += 1
+    v_inclusion_proof = s.inclusion_proof
+    if v_inclusion_proof is _UNSET:
+        o.inclusion_proof = None
+    else:
+        o.inclusion_proof = (None if v_inclusion_proof is None else _c_InclusionProof(v_inclusion_proof, held))
+        n += 1
+    held.append(n)
     return o
 
 
@@ -261,10 +487,17 @@ class _M_FrameEmbedding(msgspec.Struct, kw_only=True, gc=False):
     vector: list[float] | None | msgspec.UnsetType = msgspec.UNSET
 
 
-def _c_FrameEmbedding(s: _M_FrameEmbedding) -> FrameEmbedding:
+def _c_FrameEmbedding(s: _M_FrameEmbedding, held: list[int]) -> FrameEmbedding:
     o: FrameEmbedding = _new(FrameEmbedding)
+    n = 1
     o.fingerprint = s.fingerprint
-    o.vector = (None if s.vector is msgspec.UNSET else (None if s.vector is None else _f32s(s.vector)))
+    v_vector = s.vector
+    if v_vector is _UNSET:
+        o.vector = None
+    else:
+        o.vector = (None if v_vector is None else _f32s(v_vector))
+        n += 1
+    held.append(n)
     return o
 
 
@@ -274,11 +507,18 @@ class _M_FrameId(msgspec.Struct, kw_only=True, gc=False):
     content_digest: str | None | msgspec.UnsetType = msgspec.UNSET
 
 
-def _c_FrameId(s: _M_FrameId) -> FrameId:
+def _c_FrameId(s: _M_FrameId, held: list[int]) -> FrameId:
     o: FrameId = _new(FrameId)
+    n = 2
     o.provider_id = s.provider_id
     o.frame_id = s.frame_id
-    o.content_digest = (None if s.content_digest is msgspec.UNSET else s.content_digest)
+    v_content_digest = s.content_digest
+    if v_content_digest is _UNSET:
+        o.content_digest = None
+    else:
+        o.content_digest = v_content_digest
+        n += 1
+    held.append(n)
     return o
 
 
@@ -286,9 +526,10 @@ class _M_FrameVerdictValid(msgspec.Struct, kw_only=True, gc=False, tag_field="st
     frame: _M_FrameId
 
 
-def _c_FrameVerdictValid(s: _M_FrameVerdictValid) -> FrameVerdictValid:
+def _c_FrameVerdictValid(s: _M_FrameVerdictValid, held: list[int]) -> FrameVerdictValid:
     o: FrameVerdictValid = _new(FrameVerdictValid)
-    o.frame = _c_FrameId(s.frame)
+    o.frame = _c_FrameId(s.frame, held)
+    held.append(2)
     return o
 
 
@@ -297,10 +538,17 @@ class _M_FrameVerdictStale(msgspec.Struct, kw_only=True, gc=False, tag_field="st
     replacement_digest: str | None | msgspec.UnsetType = msgspec.UNSET
 
 
-def _c_FrameVerdictStale(s: _M_FrameVerdictStale) -> FrameVerdictStale:
+def _c_FrameVerdictStale(s: _M_FrameVerdictStale, held: list[int]) -> FrameVerdictStale:
     o: FrameVerdictStale = _new(FrameVerdictStale)
-    o.frame = _c_FrameId(s.frame)
-    o.replacement_digest = (None if s.replacement_digest is msgspec.UNSET else s.replacement_digest)
+    n = 2
+    o.frame = _c_FrameId(s.frame, held)
+    v_replacement_digest = s.replacement_digest
+    if v_replacement_digest is _UNSET:
+        o.replacement_digest = None
+    else:
+        o.replacement_digest = v_replacement_digest
+        n += 1
+    held.append(n)
     return o
 
 
@@ -308,9 +556,10 @@ class _M_FrameVerdictGone(msgspec.Struct, kw_only=True, gc=False, tag_field="sta
     frame: _M_FrameId
 
 
-def _c_FrameVerdictGone(s: _M_FrameVerdictGone) -> FrameVerdictGone:
+def _c_FrameVerdictGone(s: _M_FrameVerdictGone, held: list[int]) -> FrameVerdictGone:
     o: FrameVerdictGone = _new(FrameVerdictGone)
-    o.frame = _c_FrameId(s.frame)
+    o.frame = _c_FrameId(s.frame, held)
+    held.append(2)
     return o
 
 
@@ -318,9 +567,10 @@ class _M_FrameVerdictUnknown(msgspec.Struct, kw_only=True, gc=False, tag_field="
     frame: _M_FrameId
 
 
-def _c_FrameVerdictUnknown(s: _M_FrameVerdictUnknown) -> FrameVerdictUnknown:
+def _c_FrameVerdictUnknown(s: _M_FrameVerdictUnknown, held: list[int]) -> FrameVerdictUnknown:
     o: FrameVerdictUnknown = _new(FrameVerdictUnknown)
-    o.frame = _c_FrameId(s.frame)
+    o.frame = _c_FrameId(s.frame, held)
+    held.append(2)
     return o
 
 
@@ -330,11 +580,12 @@ class _M_InclusionProof(msgspec.Struct, kw_only=True, gc=False):
     path: list[_M_InclusionStep]
 
 
-def _c_InclusionProof(s: _M_InclusionProof) -> InclusionProof:
+def _c_InclusionProof(s: _M_InclusionProof, held: list[int]) -> InclusionProof:
     o: InclusionProof = _new(InclusionProof)
     o.leaf_index = _within(s.leaf_index, 0, 18446744073709551615)
     o.leaf_count = _within(s.leaf_count, 0, 18446744073709551615)
-    o.path = [_c_InclusionStep(item0) for item0 in s.path]
+    o.path = [_c_InclusionStep(item0, held) for item0 in s.path]
+    held.append(3)
     return o
 
 
@@ -343,10 +594,11 @@ class _M_InclusionStep(msgspec.Struct, kw_only=True, gc=False):
     sibling_is_left: bool
 
 
-def _c_InclusionStep(s: _M_InclusionStep) -> InclusionStep:
+def _c_InclusionStep(s: _M_InclusionStep, held: list[int]) -> InclusionStep:
     o: InclusionStep = _new(InclusionStep)
     o.sibling = s.sibling
     o.sibling_is_left = s.sibling_is_left
+    held.append(2)
     return o
 
 
@@ -359,14 +611,41 @@ class _M_Provenance(msgspec.Struct, kw_only=True, gc=False):
     by: str | None | msgspec.UnsetType = msgspec.UNSET
 
 
-def _c_Provenance(s: _M_Provenance) -> Provenance:
+def _c_Provenance(s: _M_Provenance, held: list[int]) -> Provenance:
     o: Provenance = _new(Provenance)
+    n = 1
     o.type = s.type
-    o.uri = (None if s.uri is msgspec.UNSET else s.uri)
-    o.range = (None if s.range is msgspec.UNSET else s.range)
-    o.digest = (None if s.digest is msgspec.UNSET else s.digest)
-    o.method = (None if s.method is msgspec.UNSET else s.method)
-    o.by = (None if s.by is msgspec.UNSET else s.by)
+    v_uri = s.uri
+    if v_uri is _UNSET:
+        o.uri = None
+    else:
+        o.uri = v_uri
+        n += 1
+    v_range = s.range
+    if v_range is _UNSET:
+        o.range = None
+    else:
+        o.range = v_range
+        n += 1
+    v_digest = s.digest
+    if v_digest is _UNSET:
+        o.digest = None
+    else:
+        o.digest = v_digest
+        n += 1
+    v_method = s.method
+    if v_method is _UNSET:
+        o.method = None
+    else:
+        o.method = v_method
+        n += 1
+    v_by = s.by
+    if v_by is _UNSET:
+        o.by = None
+    else:
+        o.by = v_by
+        n += 1
+    held.append(n)
     return o
 
 
@@ -379,7 +658,7 @@ class _M_ProvenanceAttestation(msgspec.Struct, kw_only=True, gc=False):
     issued_at: str
 
 
-def _c_ProvenanceAttestation(s: _M_ProvenanceAttestation) -> ProvenanceAttestation:
+def _c_ProvenanceAttestation(s: _M_ProvenanceAttestation, held: list[int]) -> ProvenanceAttestation:
     o: ProvenanceAttestation = _new(ProvenanceAttestation)
     o.signed_commitment = s.signed_commitment
     o.key_id = s.key_id
@@ -387,6 +666,7 @@ def _c_ProvenanceAttestation(s: _M_ProvenanceAttestation) -> ProvenanceAttestati
     o.attester_id = s.attester_id
     o.signature = s.signature
     o.issued_at = s.issued_at
+    held.append(6)
     return o
 
 
@@ -396,11 +676,12 @@ class _M_ProviderInfo(msgspec.Struct, kw_only=True, gc=False):
     data_flow: _M_DataFlow
 
 
-def _c_ProviderInfo(s: _M_ProviderInfo) -> ProviderInfo:
+def _c_ProviderInfo(s: _M_ProviderInfo, held: list[int]) -> ProviderInfo:
     o: ProviderInfo = _new(ProviderInfo)
     o.name = s.name
     o.version = s.version
-    o.data_flow = _c_DataFlow(s.data_flow)
+    o.data_flow = _c_DataFlow(s.data_flow, held)
+    held.append(3)
     return o
 
 
@@ -408,9 +689,16 @@ class _M_QueryCapability(msgspec.Struct, kw_only=True, gc=False):
     kinds: list[str] | msgspec.UnsetType = msgspec.UNSET
 
 
-def _c_QueryCapability(s: _M_QueryCapability) -> QueryCapability:
+def _c_QueryCapability(s: _M_QueryCapability, held: list[int]) -> QueryCapability:
     o: QueryCapability = _new(QueryCapability)
-    o.kinds = ([] if s.kinds is msgspec.UNSET else s.kinds)
+    n = 0
+    v_kinds = s.kinds
+    if v_kinds is _UNSET:
+        o.kinds = []
+    else:
+        o.kinds = v_kinds
+        n += 1
+    held.append(n)
     return o
 
 
@@ -420,11 +708,18 @@ class _M_Relation(msgspec.Struct, kw_only=True, gc=False):
     display_name: str | None | msgspec.UnsetType = msgspec.UNSET
 
 
-def _c_Relation(s: _M_Relation) -> Relation:
+def _c_Relation(s: _M_Relation, held: list[int]) -> Relation:
     o: Relation = _new(Relation)
+    n = 2
     o.rel = s.rel
     o.target_uri = s.target_uri
-    o.display_name = (None if s.display_name is msgspec.UNSET else s.display_name)
+    v_display_name = s.display_name
+    if v_display_name is _UNSET:
+        o.display_name = None
+    else:
+        o.display_name = v_display_name
+        n += 1
+    held.append(n)
     return o
 
 
@@ -434,11 +729,12 @@ class _M_Transform(msgspec.Struct, kw_only=True, gc=False):
     version: str
 
 
-def _c_Transform(s: _M_Transform) -> Transform:
+def _c_Transform(s: _M_Transform, held: list[int]) -> Transform:
     o: Transform = _new(Transform)
     o.method = s.method
     o.implementation = s.implementation
     o.version = s.version
+    held.append(3)
     return o
 
 
@@ -446,9 +742,16 @@ class _M_VerifyRequest(msgspec.Struct, kw_only=True, gc=False):
     frames: list[_M_FrameId] | msgspec.UnsetType = msgspec.UNSET
 
 
-def _c_VerifyRequest(s: _M_VerifyRequest) -> VerifyRequest:
+def _c_VerifyRequest(s: _M_VerifyRequest, held: list[int]) -> VerifyRequest:
     o: VerifyRequest = _new(VerifyRequest)
-    o.frames = ([] if s.frames is msgspec.UNSET else [_c_FrameId(item0) for item0 in s.frames])
+    n = 0
+    v_frames = s.frames
+    if v_frames is _UNSET:
+        o.frames = []
+    else:
+        o.frames = [_c_FrameId(item0, held) for item0 in v_frames]
+        n += 1
+    held.append(n)
     return o
 
 
@@ -456,9 +759,16 @@ class _M_VerifyResponse(msgspec.Struct, kw_only=True, gc=False):
     verdicts: list[_U_FrameVerdict] | msgspec.UnsetType = msgspec.UNSET
 
 
-def _c_VerifyResponse(s: _M_VerifyResponse) -> VerifyResponse:
+def _c_VerifyResponse(s: _M_VerifyResponse, held: list[int]) -> VerifyResponse:
     o: VerifyResponse = _new(VerifyResponse)
-    o.verdicts = ([] if s.verdicts is msgspec.UNSET else [_CONVERT[type(item0)](item0) for item0 in s.verdicts])
+    n = 0
+    v_verdicts = s.verdicts
+    if v_verdicts is _UNSET:
+        o.verdicts = []
+    else:
+        o.verdicts = [_CONVERT[type(item0)](item0, held) for item0 in v_verdicts]
+        n += 1
+    held.append(n)
     return o
 
 
@@ -466,9 +776,10 @@ class _M_Handshake(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag
     protocol_version: str
 
 
-def _c_Handshake(s: _M_Handshake) -> Handshake:
+def _c_Handshake(s: _M_Handshake, held: list[int]) -> Handshake:
     o: Handshake = _new(Handshake)
     o.protocol_version = s.protocol_version
+    held.append(2)
     return o
 
 
@@ -479,12 +790,19 @@ class _M_HandshakeAck(msgspec.Struct, kw_only=True, gc=False, tag_field="type", 
     attester_keys: list[_M_AttesterKey] | msgspec.UnsetType = msgspec.UNSET
 
 
-def _c_HandshakeAck(s: _M_HandshakeAck) -> HandshakeAck:
+def _c_HandshakeAck(s: _M_HandshakeAck, held: list[int]) -> HandshakeAck:
     o: HandshakeAck = _new(HandshakeAck)
+    n = 4
     o.protocol_version = s.protocol_version
-    o.provider = _c_ProviderInfo(s.provider)
-    o.capabilities = _c_Capabilities(s.capabilities)
-    o.attester_keys = ([] if s.attester_keys is msgspec.UNSET else [_c_AttesterKey(item0) for item0 in s.attester_keys])
+    o.provider = _c_ProviderInfo(s.provider, held)
+    o.capabilities = _c_Capabilities(s.capabilities, held)
+    v_attester_keys = s.attester_keys
+    if v_attester_keys is _UNSET:
+        o.attester_keys = []
+    else:
+        o.attester_keys = [_c_AttesterKey(item0, held) for item0 in v_attester_keys]
+        n += 1
+    held.append(n)
     return o
 
 
@@ -493,10 +811,17 @@ class _M_Query(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag="qu
     query: _M_ContextQuery
 
 
-def _c_Query(s: _M_Query) -> Query:
+def _c_Query(s: _M_Query, held: list[int]) -> Query:
     o: Query = _new(Query)
-    o.id = (None if s.id is msgspec.UNSET else s.id)
-    o.query = _c_ContextQuery(s.query)
+    n = 2
+    v_id = s.id
+    if v_id is _UNSET:
+        o.id = None
+    else:
+        o.id = v_id
+        n += 1
+    o.query = _c_ContextQuery(s.query, held)
+    held.append(n)
     return o
 
 
@@ -505,10 +830,17 @@ class _M_Frames(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag="f
     result: _M_ContextQueryResult
 
 
-def _c_Frames(s: _M_Frames) -> Frames:
+def _c_Frames(s: _M_Frames, held: list[int]) -> Frames:
     o: Frames = _new(Frames)
-    o.id = (None if s.id is msgspec.UNSET else s.id)
-    o.result = _c_ContextQueryResult(s.result)
+    n = 2
+    v_id = s.id
+    if v_id is _UNSET:
+        o.id = None
+    else:
+        o.id = v_id
+        n += 1
+    o.result = _c_ContextQueryResult(s.result, held)
+    held.append(n)
     return o
 
 
@@ -516,9 +848,10 @@ class _M_Verify(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag="v
     request: _M_VerifyRequest
 
 
-def _c_Verify(s: _M_Verify) -> Verify:
+def _c_Verify(s: _M_Verify, held: list[int]) -> Verify:
     o: Verify = _new(Verify)
-    o.request = _c_VerifyRequest(s.request)
+    o.request = _c_VerifyRequest(s.request, held)
+    held.append(2)
     return o
 
 
@@ -526,9 +859,10 @@ class _M_Verified(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag=
     response: _M_VerifyResponse
 
 
-def _c_Verified(s: _M_Verified) -> Verified:
+def _c_Verified(s: _M_Verified, held: list[int]) -> Verified:
     o: Verified = _new(Verified)
-    o.response = _c_VerifyResponse(s.response)
+    o.response = _c_VerifyResponse(s.response, held)
+    held.append(2)
     return o
 
 
@@ -536,8 +870,9 @@ class _M_Shutdown(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag=
     pass
 
 
-def _c_Shutdown(s: _M_Shutdown) -> Shutdown:
+def _c_Shutdown(s: _M_Shutdown, held: list[int]) -> Shutdown:
     o: Shutdown = _new(Shutdown)
+    held.append(1)
     return o
 
 
@@ -547,18 +882,30 @@ class _M_Error(msgspec.Struct, kw_only=True, gc=False, tag_field="type", tag="er
     message: str
 
 
-def _c_Error(s: _M_Error) -> Error:
+def _c_Error(s: _M_Error, held: list[int]) -> Error:
     o: Error = _new(Error)
-    o.id = (None if s.id is msgspec.UNSET else s.id)
-    o.code = (None if s.code is msgspec.UNSET else (None if s.code is None else _OPEN_ErrorCode.get(s.code, s.code)))
+    n = 2
+    v_id = s.id
+    if v_id is _UNSET:
+        o.id = None
+    else:
+        o.id = v_id
+        n += 1
+    v_code = s.code
+    if v_code is _UNSET:
+        o.code = None
+    else:
+        o.code = (None if v_code is None else _OPEN_ErrorCode.get(v_code, v_code))
+        n += 1
     o.message = s.message
+    held.append(n)
     return o
 
 
 _U_FrameVerdict = typing.Union[_M_FrameVerdictValid, _M_FrameVerdictStale, _M_FrameVerdictGone, _M_FrameVerdictUnknown]
 
 
-_CONVERT: dict[type, typing.Callable[[typing.Any], typing.Any]] = {
+_CONVERT: dict[type, typing.Callable[[typing.Any, list[int]], typing.Any]] = {
     _M_FrameVerdictValid: _c_FrameVerdictValid,
     _M_FrameVerdictStale: _c_FrameVerdictStale,
     _M_FrameVerdictGone: _c_FrameVerdictGone,
@@ -606,6 +953,12 @@ def _within(value: int, minimum: int | None, maximum: int | None) -> int:
 
 
 _encode = msgspec.json.encode
+_UNSET: typing.Final = msgspec.UNSET
+_CANONICAL_START = "{\"type\":\"".encode()
+# A colon after a quote or whitespace, as every member's colon is in JSON
+# (after its name, or the whitespace after it). (Searched from the colon, as
+# a literal.)
+_NAME_COLON = re.compile(rb":(?<=[\s\"]:)")
 _VALUE = msgspec.json.Decoder()
 # `-0`, which msgspec reads as the integer 0 (or the float 0.0) and the
 # reference as a float -0.0. (A regular expression finds a literal faster than
@@ -655,20 +1008,33 @@ def decode(line: object) -> typing.Any:
         return None
     try:
         value = _ENVELOPE.decode(line)
+        # The converters append how many members each mirror holds: each
+        # member msgspec read, once (an optional member the line left out is
+        # `UNSET`).
+        held: list[int] = []
+        envelope = _CONVERT[type(value)](value, held)
+        # A line as the canonical encoder writes it is the mirrors' encoding.
+        if line.startswith(_CANONICAL_START) and _encode(value) == line:
+            return envelope
+        if _NEGATIVE_ZERO.search(line):
+            return None
+        # Otherwise the line must have as many members as the mirrors hold
+        # (a duplicate or an unknown member has one more): counting every
+        # colon after a quote or whitespace counts each member's, and maybe
+        # some in strings, so the line has no more members than the mirrors
+        # hold when the count is theirs.
+        if len(_NAME_COLON.findall(line)) == sum(held):
+            return envelope
+        # Else the mirrors' encoding, or msgspec's untyped reading of the
+        # line encoded (for unknown members, which the reference skips as
+        # msgspec does), must have as many colons as the line (each member
+        # has one outside strings, and strings keep theirs, counting
+        # `\u003a`).
         text = _encode(value)
-        # The mirrors' encoding writes each member msgspec read once and no
-        # other: when it is the line, or has as many colons (each member has
-        # one outside strings, and strings keep theirs, counting `\u003a`), no
-        # member was a duplicate, unknown, or null or empty where the
-        # canonical encoder leaves it out. The last three are the reference's
-        # to accept, and msgspec reads them as it does: `_whole` vouches for
-        # them.
         if text != line:
-            if _NEGATIVE_ZERO.search(line):
-                return None
             colons = _colons(line)
             if text.count(b":") != colons and not _whole(line, colons):
                 return None
-        return _CONVERT[type(value)](value)
+        return envelope
     except Exception:
         return None

@@ -86,15 +86,28 @@ fn the_fast_paths_mirror_what_msgspec_must_read_otherwise() {
         fast.contains("    by: str | None | msgspec.UnsetType = msgspec.UNSET\n"),
         "{fast}"
     );
+    // The converter counts the members the mirror holds: the required one,
+    // and each optional one not `UNSET`.
     assert!(
-        fast.contains("    o.by = (None if s.by is msgspec.UNSET else s.by)\n"),
+        fast.contains("    v_by = s.by\n    if v_by is _UNSET:\n        o.by = None\n    else:\n        o.by = v_by\n        n += 1\n"),
         "{fast}"
     );
     assert!(
-        fast.contains("def _c_FrameId(s: _M_FrameId) -> FrameId:"),
+        fast.contains("def _c_FrameId(s: _M_FrameId, held: list[int]) -> FrameId:\n    o: FrameId = _new(FrameId)\n    n = 1\n"),
+        "{fast}"
+    );
+    assert!(
+        fast.contains("    held.append(n)\n    return o\n"),
         "{fast}"
     );
     assert!(fast.contains("class _M_Verify(msgspec.Struct, kw_only=True, gc=False, tag_field=\"type\", tag=\"verify\"):"), "{fast}");
+    // The lone variant is read as a tagged Struct on its own, which msgspec
+    // takes without its tag: the tag is not counted among the members held
+    // (the snapshot's two variants count theirs).
+    assert!(
+        fast.contains("def _c_Verify(s: _M_Verify, held: list[int]) -> Verify:\n    o: Verify = _new(Verify)\n    n = 0\n"),
+        "{fast}"
+    );
     let writer = file(&files, "cgp_types/_writer.py");
     assert!(writer.contains("def _write_FrameId("), "{writer}");
     assert!(
@@ -120,7 +133,10 @@ fn a_member_named_as_a_keyword_is_renamed_in_both_fast_paths() {
         fast.contains(r#"    from_: str = msgspec.field(name="from")"#),
         "{fast}"
     );
-    assert!(fast.contains("    o.from_ = s.from_\n"), "{fast}");
+    assert!(
+        fast.contains("    o.from_ = s.from_\n    held.append(1)\n"),
+        "{fast}"
+    );
     let writer = file(&files, "cgp_types/_writer.py");
     assert!(writer.contains("item = value.from_"), "{writer}");
     assert!(writer.contains(r#"add("{\"from\":")"#), "{writer}");

@@ -88,8 +88,10 @@ impl Builder<'_> {
                 Some(Shape::OpenVocabulary(_)) => {
                     Some(format!("_OPEN_{name}.get({value}, {value})"))
                 }
-                Some(Shape::TaggedUnion(_)) => Some(format!("_CONVERT[type({value})]({value})")),
-                Some(Shape::Object(_)) => Some(format!("_c_{name}({value})")),
+                Some(Shape::TaggedUnion(_)) => {
+                    Some(format!("_CONVERT[type({value})]({value}, held)"))
+                }
+                Some(Shape::Object(_)) => Some(format!("_c_{name}({value}, held)")),
                 _ => None,
             },
             _ => None,
@@ -153,7 +155,7 @@ impl Builder<'_> {
         writeln!(out, "from . import (\n{imports})\n").ok();
         self.write_open_tables(&mut out);
         for plan in &package.plans {
-            self.write_mirror(&mut out, plan)?;
+            self.write_mirror(&mut out, plan, tag_required(package, &plan.name))?;
         }
         write_mirror_unions(&mut out, package);
         write_convert_table(&mut out, package);
@@ -183,12 +185,20 @@ impl Builder<'_> {
     }
 
     /// `class _M_<name>`, the class's `msgspec.Struct` mirror, and
-    /// `_c_<name>`, its converter to the dataclass.
-    fn write_mirror(&self, out: &mut String, plan: &ClassPlan) -> Result<(), Diagnostic> {
+    /// `_c_<name>`, its converter to the dataclass, which also appends to
+    /// `held` how many members the mirror holds (its tag among them when
+    /// `tag_counted`: msgspec read it from the line).
+    fn write_mirror(
+        &self,
+        out: &mut String,
+        plan: &ClassPlan,
+        tag_counted: bool,
+    ) -> Result<(), Diagnostic> {
         // Every optional field defaults to `UNSET`, which msgspec never
-        // writes: the encoding of a mirror writes the members the line had
-        // (see `decode`).
+        // writes: a mirror holds, and its encoding writes, the members the
+        // line had (see `decode`).
         let mut options = String::from("kw_only=True, gc=False");
+        let mut required = 0;
         if let Some((tag, value, _)) = &plan.tag {
             write!(
                 options,
@@ -197,6 +207,7 @@ impl Builder<'_> {
                 literal(value)
             )
             .ok();
+            required += usize::from(tag_counted);
         }
         writeln!(
             out,
@@ -212,19 +223,29 @@ impl Builder<'_> {
             let (field, assignment) = self.mirror_member(member)?;
             out.push_str(&field);
             assignments.push(assignment);
+            required += usize::from(member.required);
         }
+        // `n` counts the optional members the mirror holds.
+        let body = if plan.members.iter().all(|member| member.required) {
+            format!("{}    held.append({required})\n", assignments.concat())
+        } else {
+            format!(
+                "    n = {required}\n{}    held.append(n)\n",
+                assignments.concat()
+            )
+        };
         writeln!(
             out,
-            "\n\ndef _c_{name}(s: _M_{name}) -> {name}:\n    o: {name} = _new({name})\n{}    return o",
-            assignments.concat(),
+            "\n\ndef _c_{name}(s: _M_{name}, held: list[int]) -> {name}:\n    o: {name} = _new({name})\n{body}    return o",
             name = plan.name
         )
         .ok();
         Ok(())
     }
 
-    /// One member of a mirror: its field line in the class and its line in
-    /// the converter (`o.<attribute> = <converted>`).
+    /// One member of a mirror: its field line in the class and its lines in
+    /// the converter (`o.<attribute> = <converted>`; for an optional member,
+    /// its default when `UNSET`, else the value, counted in `n`).
     fn mirror_member(&self, member: &Member) -> Result<(String, String), Diagnostic> {
         let attribute = attribute_name(&member.name);
         let (shape, nullable) = member.shape.without_null();
@@ -232,28 +253,34 @@ impl Builder<'_> {
         if nullable {
             annotation.push_str(" | None");
         }
-        let access = format!("s.{attribute}");
-        let mut conversion = self.convert(&member.shape, &access, 0);
         let mut field = Vec::new();
         if attribute != member.name {
             field.push(format!("name={}", literal(&member.name)));
         }
-        if !member.required {
+        let assignment = if member.required {
+            let access = format!("s.{attribute}");
+            let converted = self.convert(&member.shape, &access, 0).unwrap_or(access);
+            format!("    o.{attribute} = {converted}\n")
+        } else {
             // `UNSET`, never written, when the line leaves the member out: the
             // re-encoding writes the members the line had, an empty list or a
             // `null` among them.
             let default = self.default_expression(member)?;
             annotation.push_str(" | msgspec.UnsetType");
             field.push("default=msgspec.UNSET".into());
-            let converted = conversion.take().unwrap_or_else(|| access.clone());
-            conversion = Some(format!(
-                "({default} if {access} is msgspec.UNSET else {converted})"
-            ));
-        }
+            // A name per member, so that each keeps its type.
+            let local = format!("v_{attribute}");
+            let converted = self
+                .convert(&member.shape, &local, 0)
+                .unwrap_or(local.clone());
+            format!(
+                "    {local} = s.{attribute}\n    if {local} is _UNSET:\n        o.{attribute} = {default}\n    else:\n        o.{attribute} = {converted}\n        n += 1\n"
+            )
+        };
         let assigned = field_assignment(&field);
         Ok((
             format!("    {attribute}: {annotation}{assigned}\n"),
-            format!("    o.{attribute} = {}\n", conversion.unwrap_or(access)),
+            assignment,
         ))
     }
 
@@ -268,15 +295,51 @@ impl Builder<'_> {
             };
         }
         let bounded = deepest.is_some_and(|depth| depth <= MAX_DEPTH);
-        FAST_FOOTER.replace(
-            "    # DEPTH GUARD\n",
-            if bounded {
-                DEPTH_BOUNDED
-            } else {
-                DEPTH_UNBOUNDED
-            },
-        )
+        // How the canonical encoder starts every line: the variants' tag
+        // first (nothing is, without a tag).
+        let tag = package
+            .plans
+            .iter()
+            .filter(|plan| package.variants.contains(&plan.name))
+            .find_map(|plan| plan.tag.as_ref());
+        let start = tag.map_or(String::new(), |(tag, _, _)| {
+            format!("{{{}:\"", literal(tag))
+        });
+        FAST_FOOTER
+            .replace(
+                "    # DEPTH GUARD\n",
+                if bounded {
+                    DEPTH_BOUNDED
+                } else {
+                    DEPTH_UNBOUNDED
+                },
+            )
+            .replace(
+                "# CANONICAL START\n",
+                &format!("_CANONICAL_START = {}.encode()\n", literal(&start)),
+            )
     }
+}
+
+/// Whether msgspec reads the tag of the tagged class `class` from every line
+/// it takes: when it reads the class only as a branch of a union of two or
+/// more (a tagged `Struct` read on its own takes a line without its tag, and
+/// the count of its members is then one short, which sends every line to
+/// the colon check).
+fn tag_required(package: &Package, class: &str) -> bool {
+    let branch = |branches: &[String]| branches.len() >= 2 && branches.iter().any(|b| b == class);
+    let mut referenced = Vec::new();
+    for plan in &package.plans {
+        for member in &plan.members {
+            member.shape.references(&mut referenced);
+        }
+    }
+    (branch(&package.variants)
+        || package
+            .union_branches
+            .iter()
+            .any(|(_, branches)| branch(branches)))
+        && !referenced.iter().any(|name| name == class)
 }
 
 /// The ` = …` after a mirror field's annotation, from its `msgspec.field`
@@ -301,7 +364,9 @@ fn write_mirror_unions(out: &mut String, package: &Package) {
 
 /// `_CONVERT`: each tagged class's mirror to its converter.
 fn write_convert_table(out: &mut String, package: &Package) {
-    out.push_str("\n\n_CONVERT: dict[type, typing.Callable[[typing.Any], typing.Any]] = {\n");
+    out.push_str(
+        "\n\n_CONVERT: dict[type, typing.Callable[[typing.Any, list[int]], typing.Any]] = {\n",
+    );
     for plan in package.plans.iter().filter(|plan| plan.tag.is_some()) {
         writeln!(out, "    _M_{name}: _c_{name},", name = plan.name).ok();
     }

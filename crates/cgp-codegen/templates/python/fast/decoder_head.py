@@ -5,20 +5,21 @@ and the files of crates/cgp-codegen/templates/python/fast/); do not edit.
 msgspec's C decoder reads the line into the `msgspec.Struct` mirrors below
 (an open vocabulary as `str`, a bounded integer with `msgspec.Meta`, an
 `f32` as a double), and the converters `_c_*` build the public dataclasses
-from them. msgspec keeps the last of duplicate members and skips unknown
-ones, so `decode` re-encodes the mirrors, which write each member they read
-once (an optional member the line left out is `UNSET`, never written; an
-empty list or a `null` the line had is written again): when that is the line
-itself, msgspec read it as the reference does. Otherwise `-0` (which msgspec
-reads as `0` or `0.0`) sends the line to the exact path (`_wire.py`), and the
-colons of the line, counting those spelled `\u003a`, must equal those of the
-re-encoding (every member has one outside strings; a lone surrogate msgspec
-refuses) or, for a line with unknown members or members written as
-their omitted default, those of msgspec's untyped reading of it re-encoded
-(a duplicate loses one), with no more nesting than the reference reads.
-Anything msgspec refuses, integers beyond `int64` bounds and `f32`s from
-integers beyond 2**53 go to the exact path too. Any line this path cannot
-vouch for returns None and is read by the exact path.
+from them, counting the members each mirror holds (an optional member the
+line left out is `UNSET`). msgspec keeps the last of duplicate members and
+skips unknown ones, so `decode` vouches for a line only when msgspec read
+every member of it once: when the line is the mirrors' encoding (as the
+canonical encoder writes it), or, without `-0` (which msgspec reads as `0` or
+`0.0`), when it has as many members as the mirrors hold, counted as the
+colons after a quote or whitespace (each member's colon, and maybe some in
+strings, which only add to the count). Else the colons of the
+line, counting those spelled `\u003a`, must equal those of the mirrors'
+encoding (every member has one outside strings; a lone surrogate msgspec
+refuses) or, for a line with unknown members, those of msgspec's untyped
+reading of it encoded (a duplicate loses one), with no more nesting than the
+reference reads. Anything msgspec refuses, integers beyond `int64` bounds and
+`f32`s from integers beyond 2**53 go to the exact path too. Any line this
+path cannot vouch for returns None and is read by the exact path (`_wire.py`).
 """
 
 from __future__ import annotations

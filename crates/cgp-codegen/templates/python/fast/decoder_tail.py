@@ -31,6 +31,12 @@ def _within(value: int, minimum: int | None, maximum: int | None) -> int:
 
 
 _encode = msgspec.json.encode
+_UNSET: typing.Final = msgspec.UNSET
+# CANONICAL START
+# A colon after a quote or whitespace, as every member's colon is in JSON
+# (after its name, or the whitespace after it). (Searched from the colon, as
+# a literal.)
+_NAME_COLON = re.compile(rb":(?<=[\s\"]:)")
 _VALUE = msgspec.json.Decoder()
 # `-0`, which msgspec reads as the integer 0 (or the float 0.0) and the
 # reference as a float -0.0. (A regular expression finds a literal faster than
@@ -81,20 +87,33 @@ def decode(line: object) -> typing.Any:
     # DEPTH GUARD
     try:
         value = _ENVELOPE.decode(line)
+        # The converters append how many members each mirror holds: each
+        # member msgspec read, once (an optional member the line left out is
+        # `UNSET`).
+        held: list[int] = []
+        envelope = _CONVERT[type(value)](value, held)
+        # A line as the canonical encoder writes it is the mirrors' encoding.
+        if line.startswith(_CANONICAL_START) and _encode(value) == line:
+            return envelope
+        if _NEGATIVE_ZERO.search(line):
+            return None
+        # Otherwise the line must have as many members as the mirrors hold
+        # (a duplicate or an unknown member has one more): counting every
+        # colon after a quote or whitespace counts each member's, and maybe
+        # some in strings, so the line has no more members than the mirrors
+        # hold when the count is theirs.
+        if len(_NAME_COLON.findall(line)) == sum(held):
+            return envelope
+        # Else the mirrors' encoding, or msgspec's untyped reading of the
+        # line encoded (for unknown members, which the reference skips as
+        # msgspec does), must have as many colons as the line (each member
+        # has one outside strings, and strings keep theirs, counting
+        # `\u003a`).
         text = _encode(value)
-        # The mirrors' encoding writes each member msgspec read once and no
-        # other: when it is the line, or has as many colons (each member has
-        # one outside strings, and strings keep theirs, counting `\u003a`), no
-        # member was a duplicate, unknown, or null or empty where the
-        # canonical encoder leaves it out. The last three are the reference's
-        # to accept, and msgspec reads them as it does: `_whole` vouches for
-        # them.
         if text != line:
-            if _NEGATIVE_ZERO.search(line):
-                return None
             colons = _colons(line)
             if text.count(b":") != colons and not _whole(line, colons):
                 return None
-        return _CONVERT[type(value)](value)
+        return envelope
     except Exception:
         return None
