@@ -73,7 +73,7 @@ pub const PLUGINS: [(&str, &str); 7] = [
 pub const HARNESS_CLASS: &str = "Harness";
 
 /// The runtime, copied as-is: (file name, contents, whether it is a test).
-const RUNTIME: [(&str, &str, bool); 14] = [
+const RUNTIME: [(&str, &str, bool); 15] = [
     (
         "Bytes.java",
         include_str!("../../templates/java/runtime/Bytes.java"),
@@ -82,6 +82,11 @@ const RUNTIME: [(&str, &str, bool); 14] = [
     (
         "Canonical.java",
         include_str!("../../templates/java/runtime/Canonical.java"),
+        false,
+    ),
+    (
+        "Fast.java",
+        include_str!("../../templates/java/runtime/Fast.java"),
         false,
     ),
     (
