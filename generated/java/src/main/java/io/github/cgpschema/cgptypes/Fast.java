@@ -37,6 +37,15 @@ final class Fast {
         T read(Fast f) throws Miss;
     }
 
+    /**
+     * The chars a decoded string is built in, kept per thread from line to
+     * line (up to {@link #KEPT_CHARS}), as a long line's strings would
+     * otherwise allocate (and zero) a buffer as long as the line each time.
+     */
+    private static final ThreadLocal<char[]> KEPT = new ThreadLocal<>();
+
+    private static final int KEPT_CHARS = 1 << 20;
+
     private final byte[] d;
     private int at;
     private int depth;
@@ -366,11 +375,19 @@ final class Fast {
     /** The rest of a string, past its plain ASCII run [start, at). */
     private String decodeString(int start) throws Miss {
         int run = at - start;
+        // A string has at most as many chars as bytes.
+        int most = run + (d.length - at);
         char[] out = chars;
-        if (out == null || out.length < run + (d.length - at)) {
-            out = new char[Math.max(run + (d.length - at), 64)];
-            chars = out;
+        if (out == null) {
+            out = KEPT.get();
         }
+        if (out == null || out.length < most) {
+            out = new char[Math.max(most, 256)];
+            if (out.length <= KEPT_CHARS) {
+                KEPT.set(out);
+            }
+        }
+        chars = out;
         for (int i = 0; i < run; i++) {
             out[i] = (char) d[start + i];
         }
