@@ -173,16 +173,20 @@ fn constant_member(member: &Member, index: usize, tag: &str, text: &str) -> Memb
         "Canonical.key(b, {key}, first);\n        first = false;\n        b.utf8({});",
         quote(&quote(text))
     );
+    let fast = format!(
+        "if (!f.string().equals({})) {{\n                            throw Fast.MISS;\n                        }}",
+        quote(text)
+    );
     if member.name == tag {
-        // The union's reader has found the tag already; its value is read
-        // (and so checked) again here.
+        // The union's fast reader chose this branch by the tag's value
+        // without checking it (Fast.tag); it is read and checked here.
         return MemberCode {
             field: None,
             local: None,
             decode: None,
             encode,
             fast_local: None,
-            fast: "f.string();".into(),
+            fast,
         };
     }
     let absent = if member.required {
@@ -201,10 +205,7 @@ fn constant_member(member: &Member, index: usize, tag: &str, text: &str) -> Memb
         decode: Some(decode),
         encode,
         fast_local: None,
-        fast: format!(
-            "if (!f.string().equals({})) {{\n                            throw Fast.MISS;\n                        }}",
-            quote(text)
-        ),
+        fast,
     }
 }
 

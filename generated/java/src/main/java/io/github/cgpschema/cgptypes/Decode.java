@@ -100,7 +100,9 @@ final class Decode {
                 seen |= bit;
                 switch (k) {
                     case 0:
-                        f.string();
+                        if (!f.string().equals("handshake")) {
+                            throw Fast.MISS;
+                        }
                         break;
                     case 1:
                         fProtocolVersion = f.string();
@@ -183,7 +185,9 @@ final class Decode {
                 seen |= bit;
                 switch (k) {
                     case 0:
-                        f.string();
+                        if (!f.string().equals("handshake_ack")) {
+                            throw Fast.MISS;
+                        }
                         break;
                     case 1:
                         fProtocolVersion = f.string();
@@ -257,7 +261,9 @@ final class Decode {
                 seen |= bit;
                 switch (k) {
                     case 0:
-                        f.string();
+                        if (!f.string().equals("query")) {
+                            throw Fast.MISS;
+                        }
                         break;
                     case 1:
                         if (f.isNull()) {
@@ -329,7 +335,9 @@ final class Decode {
                 seen |= bit;
                 switch (k) {
                     case 0:
-                        f.string();
+                        if (!f.string().equals("frames")) {
+                            throw Fast.MISS;
+                        }
                         break;
                     case 1:
                         if (f.isNull()) {
@@ -389,7 +397,9 @@ final class Decode {
                 seen |= bit;
                 switch (k) {
                     case 0:
-                        f.string();
+                        if (!f.string().equals("verify")) {
+                            throw Fast.MISS;
+                        }
                         break;
                     case 1:
                         fRequest = Decode.fastVerifyRequest(f);
@@ -442,7 +452,9 @@ final class Decode {
                 seen |= bit;
                 switch (k) {
                     case 0:
-                        f.string();
+                        if (!f.string().equals("verified")) {
+                            throw Fast.MISS;
+                        }
                         break;
                     case 1:
                         fResponse = Decode.fastVerifyResponse(f);
@@ -485,7 +497,9 @@ final class Decode {
                 seen |= bit;
                 switch (k) {
                     case 0:
-                        f.string();
+                        if (!f.string().equals("shutdown")) {
+                            throw Fast.MISS;
+                        }
                         break;
                     default:
                         throw Fast.MISS;
@@ -559,7 +573,9 @@ final class Decode {
                 seen |= bit;
                 switch (k) {
                     case 0:
-                        f.string();
+                        if (!f.string().equals("error")) {
+                            throw Fast.MISS;
+                        }
                         break;
                     case 1:
                         if (f.isNull()) {
@@ -669,7 +685,9 @@ final class Decode {
                         fFrame = Decode.fastFrameId(f);
                         break;
                     case 1:
-                        f.string();
+                        if (!f.string().equals("valid")) {
+                            throw Fast.MISS;
+                        }
                         break;
                     default:
                         throw Fast.MISS;
@@ -734,7 +752,9 @@ final class Decode {
                         fFrame = Decode.fastFrameId(f);
                         break;
                     case 1:
-                        f.string();
+                        if (!f.string().equals("stale")) {
+                            throw Fast.MISS;
+                        }
                         break;
                     case 2:
                         if (f.isNull()) {
@@ -794,7 +814,9 @@ final class Decode {
                         fFrame = Decode.fastFrameId(f);
                         break;
                     case 1:
-                        f.string();
+                        if (!f.string().equals("gone")) {
+                            throw Fast.MISS;
+                        }
                         break;
                     default:
                         throw Fast.MISS;
@@ -847,7 +869,9 @@ final class Decode {
                         fFrame = Decode.fastFrameId(f);
                         break;
                     case 1:
-                        f.string();
+                        if (!f.string().equals("unknown")) {
+                            throw Fast.MISS;
+                        }
                         break;
                     default:
                         throw Fast.MISS;

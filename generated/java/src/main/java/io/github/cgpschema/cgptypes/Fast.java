@@ -176,14 +176,18 @@ final class Fast {
 
     /**
      * The value of the tag member {@code tag} of the object at the cursor,
-     * found without moving the cursor (the members before it skipped, not
-     * checked: the branch's reader reads them all afterwards).
+     * found without moving the cursor: the first member (as the canonical
+     * encoder writes it), else the line's last member (as an SDK writing its
+     * members in order of name does), else found by skipping the members
+     * before it. None of that is checked: it only chooses the branch, whose
+     * reader then reads every member, the tag's value among them.
      */
     String tag(byte[] tag) throws Miss {
         int mark = at;
         int markDepth = depth;
         try {
             expect('{');
+            boolean first = true;
             while (true) {
                 expect('"');
                 int start = at;
@@ -199,6 +203,13 @@ final class Fast {
                 if (java.util.Arrays.equals(tag, 0, tag.length, d, start, end)) {
                     return string();
                 }
+                if (first) {
+                    first = false;
+                    String last = lastMember(tag);
+                    if (last != null) {
+                        return last;
+                    }
+                }
                 skipValue();
                 if (peek() != ',') {
                     throw MISS;
@@ -209,6 +220,65 @@ final class Fast {
             at = mark;
             depth = markDepth;
         }
+    }
+
+    private static boolean isWhitespace(byte c) {
+        return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+    }
+
+    /**
+     * The value of the line's last member when the line ends with
+     * {@code "<tag>": "<value>"}, its closing brace and whitespace; null
+     * otherwise.
+     */
+    private String lastMember(byte[] tag) throws Miss {
+        int i = d.length - 1;
+        while (i > 0 && isWhitespace(d[i])) {
+            i--;
+        }
+        if (i <= 0 || d[i] != '}') {
+            return null;
+        }
+        i--;
+        while (i > 0 && isWhitespace(d[i])) {
+            i--;
+        }
+        if (i <= 0 || d[i] != '"') {
+            return null;
+        }
+        i--;
+        while (i > 0 && d[i] != '"') {
+            if (d[i] == '\\') {
+                return null;
+            }
+            i--;
+        }
+        int value = i;
+        i--;
+        while (i > 0 && isWhitespace(d[i])) {
+            i--;
+        }
+        if (i <= 0 || d[i] != ':') {
+            return null;
+        }
+        i--;
+        while (i > 0 && isWhitespace(d[i])) {
+            i--;
+        }
+        int keyStart = i - tag.length - 1;
+        if (keyStart <= 0 || d[i] != '"' || d[keyStart] != '"'
+                || !java.util.Arrays.equals(tag, 0, tag.length, d, keyStart + 1, i)) {
+            return null;
+        }
+        i = keyStart - 1;
+        while (i > 0 && isWhitespace(d[i])) {
+            i--;
+        }
+        if (d[i] != ',') {
+            return null;
+        }
+        at = value;
+        return string();
     }
 
     /** Moves past one value, checking only enough to find its end. */
