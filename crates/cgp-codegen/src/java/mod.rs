@@ -6,7 +6,9 @@
 //! vocabularies as a record of the raw string with an enum of the known
 //! values, closed ones as enums), a decoder and an encoder per type written
 //! from the model (`Decode.java`, `Encode.java` and one file per type from
-//! `templates/java/*.j2`), and a runtime copied as-is from
+//! `templates/java/*.j2`; beside each decoder, a fast reader that reads the
+//! members straight from the line's bytes and leaves any line it does not
+//! expect to the decoder), and a runtime copied as-is from
 //! `templates/java/runtime/`: a port of the Go module's runtime (its own JSON
 //! reader with the reference decoder's rules, the lossy UTF-8 of a stdio
 //! line, serde_json's escapes and float layout, the entry points
@@ -73,7 +75,7 @@ pub const PLUGINS: [(&str, &str); 7] = [
 pub const HARNESS_CLASS: &str = "Harness";
 
 /// The runtime, copied as-is: (file name, contents, whether it is a test).
-const RUNTIME: [(&str, &str, bool); 14] = [
+const RUNTIME: [(&str, &str, bool); 15] = [
     (
         "Bytes.java",
         include_str!("../../templates/java/runtime/Bytes.java"),
@@ -82,6 +84,11 @@ const RUNTIME: [(&str, &str, bool); 14] = [
     (
         "Canonical.java",
         include_str!("../../templates/java/runtime/Canonical.java"),
+        false,
+    ),
+    (
+        "Fast.java",
+        include_str!("../../templates/java/runtime/Fast.java"),
         false,
     ),
     (

@@ -10,11 +10,13 @@ use cgp_schema::model::{IntegerShape, NumberShape, Shape, StringShape};
 use serde_json::Value;
 
 /// What the code knows of a scalar kind: (primitive, boxed, decoder,
-/// encoder, zero).
+/// fast reader, encoder, zero).
 struct Kind {
     primitive: &'static str,
     boxed: &'static str,
     decoder: &'static str,
+    /// The `Fast` method that reads it on the fast path.
+    fast: &'static str,
     encoder: &'static str,
     zero: &'static str,
 }
@@ -23,6 +25,7 @@ const BOOLEAN: Kind = Kind {
     primitive: "boolean",
     boxed: "Boolean",
     decoder: "Values::decodeBool",
+    fast: "bool",
     encoder: "Canonical::encodeBool",
     zero: "false",
 };
@@ -30,6 +33,7 @@ const STRING: Kind = Kind {
     primitive: "String",
     boxed: "String",
     decoder: "Values::decodeString",
+    fast: "string",
     encoder: "Canonical::encodeString",
     zero: "\"\"",
 };
@@ -37,6 +41,7 @@ const U32: Kind = Kind {
     primitive: "long",
     boxed: "Long",
     decoder: "Values::decodeUint32",
+    fast: "u32",
     encoder: "Canonical::encodeUint32",
     zero: "0L",
 };
@@ -44,6 +49,7 @@ const U64: Kind = Kind {
     primitive: "long",
     boxed: "Long",
     decoder: "Values::decodeUint64",
+    fast: "u64",
     encoder: "Canonical::encodeUint64",
     zero: "0L",
 };
@@ -51,6 +57,7 @@ const F32: Kind = Kind {
     primitive: "float",
     boxed: "Float",
     decoder: "Values::decodeFloat32",
+    fast: "f32",
     encoder: "Canonical::encodeFloat32",
     zero: "0f",
 };
@@ -58,6 +65,7 @@ const F64: Kind = Kind {
     primitive: "double",
     boxed: "Double",
     decoder: "Values::decodeFloat64",
+    fast: "f64",
     encoder: "Canonical::encodeFloat64",
     zero: "0d",
 };
@@ -155,6 +163,35 @@ fn decoder(shape: &Shape, depth: usize) -> Result<String, Unsupported> {
             "(v{depth}, p{depth}) -> Values.decodeArray(v{depth}, p{depth}, {})",
             decoder(&array.items, depth + 1)?
         ),
+        other => return Err(Unsupported::Shape(format!("{other:?}"))),
+    })
+}
+
+/// A Java `Fast.Reader<T>` for a shape, its lambda parameters numbered by
+/// `depth`.
+fn fast_reader(shape: &Shape, depth: usize) -> Result<String, Unsupported> {
+    if let Some(kind) = kind(shape)? {
+        return Ok(format!("Fast::{}", kind.fast));
+    }
+    Ok(match shape {
+        Shape::Named(name) => format!("Decode::fast{name}"),
+        Shape::Array(array) => format!(
+            "f{depth} -> f{depth}.list({})",
+            fast_reader(&array.items, depth + 1)?
+        ),
+        other => return Err(Unsupported::Shape(format!("{other:?}"))),
+    })
+}
+
+/// A Java expression that reads a value of a shape from the fast path's
+/// cursor `f`.
+pub(super) fn fast_call(shape: &Shape) -> Result<String, Unsupported> {
+    if let Some(kind) = kind(shape)? {
+        return Ok(format!("f.{}()", kind.fast));
+    }
+    Ok(match shape {
+        Shape::Named(name) => format!("Decode.fast{name}(f)"),
+        Shape::Array(array) => format!("f.list({})", fast_reader(&array.items, 1)?),
         other => return Err(Unsupported::Shape(format!("{other:?}"))),
     })
 }

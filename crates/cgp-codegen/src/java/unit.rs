@@ -3,7 +3,9 @@
 //! `Decode.java` and `Encode.java`.
 
 use super::names::{doc_lines, quote, quoted_list};
-use super::shapes::{decode_call, default_value, encode_call, is_reference, java_type, zero};
+use super::shapes::{
+    decode_call, default_value, encode_call, fast_call, is_reference, java_type, zero,
+};
 use crate::naming::java_component as field_name;
 use crate::unsupported::Unsupported;
 use cgp_schema::model::{Emit, Member, ObjectShape, Shape, UnknownMembers};
@@ -43,6 +45,14 @@ pub(super) struct Unit {
     /// The components' zero values: the record Go's zero value is.
     zeros: String,
     encode: Vec<String>,
+    /// The fast reader's locals, declared with the value an absent member
+    /// leaves.
+    fast_locals: Vec<String>,
+    /// The fast reader's `case` of each member, in member order.
+    fast_cases: Vec<String>,
+    /// The bits (member indices) of the members that must be present; a
+    /// fast reader of more than 64 members misses every object (`""`).
+    fast_required: String,
 }
 
 /// What one member adds to its unit.
@@ -53,6 +63,10 @@ struct MemberCode {
     local: Option<(String, String)>,
     decode: Option<String>,
     encode: String,
+    /// The fast reader's local, declared with its absent value.
+    fast_local: Option<String>,
+    /// The fast reader's statements for this member's value.
+    fast: String,
 }
 
 /// The record, decoder and encoder of one object (a branch of a union when
@@ -72,8 +86,19 @@ pub(super) fn unit(
     let mut zeros = Vec::new();
     let mut decode = Vec::new();
     let mut encode = Vec::new();
+    let mut fast_locals = Vec::new();
+    let mut fast_cases = Vec::new();
+    let mut required: u64 = 0;
     for (index, member) in object.members.iter().enumerate() {
         let code = member_code(member, index, tag).map_err(|why| why.in_member(member, PACKAGE))?;
+        if member.required && index < 64 {
+            required |= 1 << index;
+        }
+        fast_locals.extend(code.fast_local);
+        fast_cases.push(format!(
+            "case {index}:\n                        {}\n                        break;",
+            code.fast
+        ));
         fields.extend(code.field);
         if let Some((local, zero)) = code.local {
             locals.push(local);
@@ -98,6 +123,13 @@ pub(super) fn unit(
         locals,
         decode,
         encode,
+        fast_locals,
+        fast_cases,
+        fast_required: if object.members.len() <= 64 {
+            format!("0x{required:x}L")
+        } else {
+            String::new()
+        },
     })
 }
 
@@ -141,12 +173,20 @@ fn constant_member(member: &Member, index: usize, tag: &str, text: &str) -> Memb
         "Canonical.key(b, {key}, first);\n        first = false;\n        b.utf8({});",
         quote(&quote(text))
     );
+    let fast = format!(
+        "if (!f.string().equals({})) {{\n                            throw Fast.MISS;\n                        }}",
+        quote(text)
+    );
     if member.name == tag {
+        // The union's fast reader chose this branch by the tag's value
+        // without checking it (Fast.tag); it is read and checked here.
         return MemberCode {
             field: None,
             local: None,
             decode: None,
             encode,
+            fast_local: None,
+            fast,
         };
     }
     let absent = if member.required {
@@ -164,6 +204,8 @@ fn constant_member(member: &Member, index: usize, tag: &str, text: &str) -> Memb
         local: None,
         decode: Some(decode),
         encode,
+        fast_local: None,
+        fast,
     }
 }
 
@@ -215,6 +257,7 @@ fn value_member(
         "{{\n            Json.Value s = slots[{index}];\n            if (s == null) {{\n                {absent}\n            }}{null_case} else {{\n                {local} = {decode_it};\n            }}\n        }}"
     );
     let encode = encode_statement(member, shape, emit, pointer, &field, &key, &at)?;
+    let (fast_local, fast) = fast_member(member, shape, nullable, pointer, &absent, &local)?;
     Ok(MemberCode {
         field: Some(Field {
             name: field,
@@ -225,7 +268,51 @@ fn value_member(
         local: Some((format!("{java} {local};"), initial)),
         decode: Some(decode),
         encode,
+        fast_local: Some(format!("{java} {fast_local};")),
+        fast,
     })
+}
+
+/// The fast reader's local of a value member (declared with the value an
+/// absent member leaves: a required one's is never used) and its statements,
+/// which mirror the exact decoder's: `absent` is its statement for an absent
+/// member.
+fn fast_member(
+    member: &Member,
+    shape: &Shape,
+    nullable: bool,
+    pointer: bool,
+    absent: &str,
+    local: &str,
+) -> Result<(String, String), Unsupported> {
+    let read = format!("{local} = {};", fast_call(shape)?);
+    let declared = if member.required {
+        let reference = pointer || is_reference(shape)?;
+        let initial = if reference {
+            "null".into()
+        } else {
+            zero(shape)?
+        };
+        format!("{local} = {initial}")
+    } else {
+        absent.trim_end_matches(';').to_owned()
+    };
+    if !nullable {
+        return Ok((declared, read));
+    }
+    let null_case = if pointer {
+        format!("{local} = null;")
+    } else if member.required {
+        "throw Fast.MISS;".into()
+    } else {
+        absent.to_owned()
+    };
+    Ok((
+        declared,
+        format!(
+            "if (f.isNull()) {{\n                            {null_case}\n                        }} else {{\n                            {read}\n                        }}"
+        ),
+    ))
 }
 
 /// The statement that writes a value member as its emit rule says.

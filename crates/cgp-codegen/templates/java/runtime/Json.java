@@ -72,6 +72,18 @@ final class Json {
         return out;
     }
 
+    /**
+     * Reads the number at {@code at} of {@code data} (a minus sign or a digit
+     * there) into {@code out}, as {@link #document} reads it; the index past
+     * it.
+     */
+    static int numberAt(byte[] data, int at, Value out) throws WireException {
+        Json r = new Json(data);
+        r.at = at;
+        r.number(out);
+        return r.at;
+    }
+
     private WireException fail(String message) {
         return new WireException(message, "", at);
     }

@@ -2,7 +2,9 @@
 
 // The decoder of every wire type, from the protocol model: each object's
 // members found by name (or by position), then each decoded with its shape's
-// rules; an absent optional member keeps its default.
+// rules; an absent optional member keeps its default. Beside each, its fast
+// reader (`fast…`): the same members read straight from the line's bytes,
+// missing (Fast.MISS) wherever the line is not as it expects.
 
 package io.github.cgpschema.cgptypes;
 
@@ -37,6 +39,31 @@ final class Decode {
         }
     }
 
+    private static final byte[] TAG_Envelope = Fast.key("type");
+
+    static Envelope fastEnvelope(Fast f) throws Fast.Miss {
+        switch (f.tag(TAG_Envelope)) {
+            case "handshake":
+                return fastHandshakeEnvelope(f);
+            case "handshake_ack":
+                return fastHandshakeAckEnvelope(f);
+            case "query":
+                return fastQueryEnvelope(f);
+            case "frames":
+                return fastFramesEnvelope(f);
+            case "verify":
+                return fastVerifyEnvelope(f);
+            case "verified":
+                return fastVerifiedEnvelope(f);
+            case "shutdown":
+                return fastShutdownEnvelope(f);
+            case "error":
+                return fastErrorEnvelope(f);
+            default:
+                throw Fast.MISS;
+        }
+    }
+
     static Envelope zeroEnvelope() {
         return null;
     }
@@ -54,6 +81,39 @@ final class Decode {
             } else {
                 fProtocolVersion = Values.decodeString(s, new Path(p, "protocol_version"));
             }
+        }
+        return new HandshakeEnvelope(fProtocolVersion);
+    }
+
+    private static final byte[][] KEYS_HandshakeEnvelope = Fast.keys("type", "protocol_version");
+
+    static HandshakeEnvelope fastHandshakeEnvelope(Fast f) throws Fast.Miss {
+        String fProtocolVersion = null;
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_HandshakeEnvelope);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        if (!f.string().equals("handshake")) {
+                            throw Fast.MISS;
+                        }
+                        break;
+                    case 1:
+                        fProtocolVersion = f.string();
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x3L) != 0x3L) {
+            throw Fast.MISS;
         }
         return new HandshakeEnvelope(fProtocolVersion);
     }
@@ -107,6 +167,51 @@ final class Decode {
         return new HandshakeAckEnvelope(fProtocolVersion, fProvider, fCapabilities, fAttesterKeys);
     }
 
+    private static final byte[][] KEYS_HandshakeAckEnvelope = Fast.keys("type", "protocol_version", "provider", "capabilities", "attester_keys");
+
+    static HandshakeAckEnvelope fastHandshakeAckEnvelope(Fast f) throws Fast.Miss {
+        String fProtocolVersion = null;
+        ProviderInfo fProvider = null;
+        Capabilities fCapabilities = null;
+        java.util.List<AttesterKey> fAttesterKeys = java.util.List.of();
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_HandshakeAckEnvelope);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        if (!f.string().equals("handshake_ack")) {
+                            throw Fast.MISS;
+                        }
+                        break;
+                    case 1:
+                        fProtocolVersion = f.string();
+                        break;
+                    case 2:
+                        fProvider = Decode.fastProviderInfo(f);
+                        break;
+                    case 3:
+                        fCapabilities = Decode.fastCapabilities(f);
+                        break;
+                    case 4:
+                        fAttesterKeys = f.list(Decode::fastAttesterKey);
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0xfL) != 0xfL) {
+            throw Fast.MISS;
+        }
+        return new HandshakeAckEnvelope(fProtocolVersion, fProvider, fCapabilities, fAttesterKeys);
+    }
+
     /** The zero HandshakeAckEnvelope: every component's zero value, as Go's zero struct. */
     static HandshakeAckEnvelope zeroHandshakeAckEnvelope() {
         return new HandshakeAckEnvelope("", Decode.zeroProviderInfo(), Decode.zeroCapabilities(), java.util.List.of());
@@ -136,6 +241,47 @@ final class Decode {
             } else {
                 fQuery = Decode.decodeContextQuery(s, new Path(p, "query"));
             }
+        }
+        return new QueryEnvelope(fId, fQuery);
+    }
+
+    private static final byte[][] KEYS_QueryEnvelope = Fast.keys("type", "id", "query");
+
+    static QueryEnvelope fastQueryEnvelope(Fast f) throws Fast.Miss {
+        String fId = null;
+        ContextQuery fQuery = null;
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_QueryEnvelope);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        if (!f.string().equals("query")) {
+                            throw Fast.MISS;
+                        }
+                        break;
+                    case 1:
+                        if (f.isNull()) {
+                            fId = null;
+                        } else {
+                            fId = f.string();
+                        }
+                        break;
+                    case 2:
+                        fQuery = Decode.fastContextQuery(f);
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x5L) != 0x5L) {
+            throw Fast.MISS;
         }
         return new QueryEnvelope(fId, fQuery);
     }
@@ -173,6 +319,47 @@ final class Decode {
         return new FramesEnvelope(fId, fResult);
     }
 
+    private static final byte[][] KEYS_FramesEnvelope = Fast.keys("type", "id", "result");
+
+    static FramesEnvelope fastFramesEnvelope(Fast f) throws Fast.Miss {
+        String fId = null;
+        ContextQueryResult fResult = null;
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_FramesEnvelope);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        if (!f.string().equals("frames")) {
+                            throw Fast.MISS;
+                        }
+                        break;
+                    case 1:
+                        if (f.isNull()) {
+                            fId = null;
+                        } else {
+                            fId = f.string();
+                        }
+                        break;
+                    case 2:
+                        fResult = Decode.fastContextQueryResult(f);
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x5L) != 0x5L) {
+            throw Fast.MISS;
+        }
+        return new FramesEnvelope(fId, fResult);
+    }
+
     /** The zero FramesEnvelope: every component's zero value, as Go's zero struct. */
     static FramesEnvelope zeroFramesEnvelope() {
         return new FramesEnvelope(null, Decode.zeroContextQueryResult());
@@ -191,6 +378,39 @@ final class Decode {
             } else {
                 fRequest = Decode.decodeVerifyRequest(s, new Path(p, "request"));
             }
+        }
+        return new VerifyEnvelope(fRequest);
+    }
+
+    private static final byte[][] KEYS_VerifyEnvelope = Fast.keys("type", "request");
+
+    static VerifyEnvelope fastVerifyEnvelope(Fast f) throws Fast.Miss {
+        VerifyRequest fRequest = null;
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_VerifyEnvelope);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        if (!f.string().equals("verify")) {
+                            throw Fast.MISS;
+                        }
+                        break;
+                    case 1:
+                        fRequest = Decode.fastVerifyRequest(f);
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x3L) != 0x3L) {
+            throw Fast.MISS;
         }
         return new VerifyEnvelope(fRequest);
     }
@@ -217,6 +437,39 @@ final class Decode {
         return new VerifiedEnvelope(fResponse);
     }
 
+    private static final byte[][] KEYS_VerifiedEnvelope = Fast.keys("type", "response");
+
+    static VerifiedEnvelope fastVerifiedEnvelope(Fast f) throws Fast.Miss {
+        VerifyResponse fResponse = null;
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_VerifiedEnvelope);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        if (!f.string().equals("verified")) {
+                            throw Fast.MISS;
+                        }
+                        break;
+                    case 1:
+                        fResponse = Decode.fastVerifyResponse(f);
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x3L) != 0x3L) {
+            throw Fast.MISS;
+        }
+        return new VerifiedEnvelope(fResponse);
+    }
+
     /** The zero VerifiedEnvelope: every component's zero value, as Go's zero struct. */
     static VerifiedEnvelope zeroVerifiedEnvelope() {
         return new VerifiedEnvelope(Decode.zeroVerifyResponse());
@@ -227,6 +480,35 @@ final class Decode {
 
     static ShutdownEnvelope decodeShutdownEnvelope(Json.Value v, Path p) throws WireException {
         Json.Value[] slots = SHAPE_ShutdownEnvelope.slots(v, p);
+        return new ShutdownEnvelope();
+    }
+
+    private static final byte[][] KEYS_ShutdownEnvelope = Fast.keys("type");
+
+    static ShutdownEnvelope fastShutdownEnvelope(Fast f) throws Fast.Miss {
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_ShutdownEnvelope);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        if (!f.string().equals("shutdown")) {
+                            throw Fast.MISS;
+                        }
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x1L) != 0x1L) {
+            throw Fast.MISS;
+        }
         return new ShutdownEnvelope();
     }
 
@@ -274,6 +556,55 @@ final class Decode {
         return new ErrorEnvelope(fId, fCode, fMessage);
     }
 
+    private static final byte[][] KEYS_ErrorEnvelope = Fast.keys("type", "id", "code", "message");
+
+    static ErrorEnvelope fastErrorEnvelope(Fast f) throws Fast.Miss {
+        String fId = null;
+        ErrorCode fCode = null;
+        String fMessage = null;
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_ErrorEnvelope);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        if (!f.string().equals("error")) {
+                            throw Fast.MISS;
+                        }
+                        break;
+                    case 1:
+                        if (f.isNull()) {
+                            fId = null;
+                        } else {
+                            fId = f.string();
+                        }
+                        break;
+                    case 2:
+                        if (f.isNull()) {
+                            fCode = null;
+                        } else {
+                            fCode = Decode.fastErrorCode(f);
+                        }
+                        break;
+                    case 3:
+                        fMessage = f.string();
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x9L) != 0x9L) {
+            throw Fast.MISS;
+        }
+        return new ErrorEnvelope(fId, fCode, fMessage);
+    }
+
     /** The zero ErrorEnvelope: every component's zero value, as Go's zero struct. */
     static ErrorEnvelope zeroErrorEnvelope() {
         return new ErrorEnvelope(null, null, "");
@@ -298,6 +629,23 @@ final class Decode {
         }
     }
 
+    private static final byte[] TAG_FrameVerdict = Fast.key("status");
+
+    static FrameVerdict fastFrameVerdict(Fast f) throws Fast.Miss {
+        switch (f.tag(TAG_FrameVerdict)) {
+            case "valid":
+                return fastFrameVerdictValid(f);
+            case "stale":
+                return fastFrameVerdictStale(f);
+            case "gone":
+                return fastFrameVerdictGone(f);
+            case "unknown":
+                return fastFrameVerdictUnknown(f);
+            default:
+                throw Fast.MISS;
+        }
+    }
+
     static FrameVerdict zeroFrameVerdict() {
         return null;
     }
@@ -315,6 +663,39 @@ final class Decode {
             } else {
                 fFrame = Decode.decodeFrameId(s, new Path(p, "frame"));
             }
+        }
+        return new FrameVerdictValid(fFrame);
+    }
+
+    private static final byte[][] KEYS_FrameVerdictValid = Fast.keys("frame", "status");
+
+    static FrameVerdictValid fastFrameVerdictValid(Fast f) throws Fast.Miss {
+        FrameId fFrame = null;
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_FrameVerdictValid);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        fFrame = Decode.fastFrameId(f);
+                        break;
+                    case 1:
+                        if (!f.string().equals("valid")) {
+                            throw Fast.MISS;
+                        }
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x3L) != 0x3L) {
+            throw Fast.MISS;
         }
         return new FrameVerdictValid(fFrame);
     }
@@ -352,6 +733,47 @@ final class Decode {
         return new FrameVerdictStale(fFrame, fReplacementDigest);
     }
 
+    private static final byte[][] KEYS_FrameVerdictStale = Fast.keys("frame", "status", "replacement_digest");
+
+    static FrameVerdictStale fastFrameVerdictStale(Fast f) throws Fast.Miss {
+        FrameId fFrame = null;
+        String fReplacementDigest = null;
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_FrameVerdictStale);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        fFrame = Decode.fastFrameId(f);
+                        break;
+                    case 1:
+                        if (!f.string().equals("stale")) {
+                            throw Fast.MISS;
+                        }
+                        break;
+                    case 2:
+                        if (f.isNull()) {
+                            fReplacementDigest = null;
+                        } else {
+                            fReplacementDigest = f.string();
+                        }
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x3L) != 0x3L) {
+            throw Fast.MISS;
+        }
+        return new FrameVerdictStale(fFrame, fReplacementDigest);
+    }
+
     /** The zero FrameVerdictStale: every component's zero value, as Go's zero struct. */
     static FrameVerdictStale zeroFrameVerdictStale() {
         return new FrameVerdictStale(Decode.zeroFrameId(), null);
@@ -374,6 +796,39 @@ final class Decode {
         return new FrameVerdictGone(fFrame);
     }
 
+    private static final byte[][] KEYS_FrameVerdictGone = Fast.keys("frame", "status");
+
+    static FrameVerdictGone fastFrameVerdictGone(Fast f) throws Fast.Miss {
+        FrameId fFrame = null;
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_FrameVerdictGone);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        fFrame = Decode.fastFrameId(f);
+                        break;
+                    case 1:
+                        if (!f.string().equals("gone")) {
+                            throw Fast.MISS;
+                        }
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x3L) != 0x3L) {
+            throw Fast.MISS;
+        }
+        return new FrameVerdictGone(fFrame);
+    }
+
     /** The zero FrameVerdictGone: every component's zero value, as Go's zero struct. */
     static FrameVerdictGone zeroFrameVerdictGone() {
         return new FrameVerdictGone(Decode.zeroFrameId());
@@ -392,6 +847,39 @@ final class Decode {
             } else {
                 fFrame = Decode.decodeFrameId(s, new Path(p, "frame"));
             }
+        }
+        return new FrameVerdictUnknown(fFrame);
+    }
+
+    private static final byte[][] KEYS_FrameVerdictUnknown = Fast.keys("frame", "status");
+
+    static FrameVerdictUnknown fastFrameVerdictUnknown(Fast f) throws Fast.Miss {
+        FrameId fFrame = null;
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_FrameVerdictUnknown);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        fFrame = Decode.fastFrameId(f);
+                        break;
+                    case 1:
+                        if (!f.string().equals("unknown")) {
+                            throw Fast.MISS;
+                        }
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x3L) != 0x3L) {
+            throw Fast.MISS;
         }
         return new FrameVerdictUnknown(fFrame);
     }
@@ -432,6 +920,42 @@ final class Decode {
             } else {
                 fPublicKey = Values.decodeString(s, new Path(p, "public_key"));
             }
+        }
+        return new AttesterKey(fKeyId, fAlgorithm, fPublicKey);
+    }
+
+    private static final byte[][] KEYS_AttesterKey = Fast.keys("key_id", "algorithm", "public_key");
+
+    static AttesterKey fastAttesterKey(Fast f) throws Fast.Miss {
+        String fKeyId = null;
+        String fAlgorithm = null;
+        String fPublicKey = null;
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_AttesterKey);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        fKeyId = f.string();
+                        break;
+                    case 1:
+                        fAlgorithm = f.string();
+                        break;
+                    case 2:
+                        fPublicKey = f.string();
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x7L) != 0x7L) {
+            throw Fast.MISS;
         }
         return new AttesterKey(fKeyId, fAlgorithm, fPublicKey);
     }
@@ -514,6 +1038,62 @@ final class Decode {
         return new Capabilities(fQuery, fCorrelation, fGraph, fEmbeddingsFingerprint, fVerify, fRepresentations, fResolve);
     }
 
+    private static final byte[][] KEYS_Capabilities = Fast.keys("query", "correlation", "graph", "embeddings_fingerprint", "verify", "representations", "resolve");
+
+    static Capabilities fastCapabilities(Fast f) throws Fast.Miss {
+        QueryCapability fQuery = Decode.zeroQueryCapability();
+        boolean fCorrelation = false;
+        boolean fGraph = false;
+        String fEmbeddingsFingerprint = null;
+        boolean fVerify = false;
+        java.util.List<Representation> fRepresentations = java.util.List.of();
+        boolean fResolve = false;
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_Capabilities);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        fQuery = Decode.fastQueryCapability(f);
+                        break;
+                    case 1:
+                        fCorrelation = f.bool();
+                        break;
+                    case 2:
+                        fGraph = f.bool();
+                        break;
+                    case 3:
+                        if (f.isNull()) {
+                            fEmbeddingsFingerprint = null;
+                        } else {
+                            fEmbeddingsFingerprint = f.string();
+                        }
+                        break;
+                    case 4:
+                        fVerify = f.bool();
+                        break;
+                    case 5:
+                        fRepresentations = f.list(Decode::fastRepresentation);
+                        break;
+                    case 6:
+                        fResolve = f.bool();
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x0L) != 0x0L) {
+            throw Fast.MISS;
+        }
+        return new Capabilities(fQuery, fCorrelation, fGraph, fEmbeddingsFingerprint, fVerify, fRepresentations, fResolve);
+    }
+
     /** The zero Capabilities: every component's zero value, as Go's zero struct. */
     static Capabilities zeroCapabilities() {
         return new Capabilities(Decode.zeroQueryCapability(), false, false, null, false, java.util.List.of(), false);
@@ -552,6 +1132,46 @@ final class Decode {
             } else {
                 fExpiresAt = Values.decodeString(s, new Path(p, "expires_at"));
             }
+        }
+        return new ContentRef(fProviderId, fUri, fExpiresAt);
+    }
+
+    private static final byte[][] KEYS_ContentRef = Fast.keys("provider_id", "uri", "expires_at");
+
+    static ContentRef fastContentRef(Fast f) throws Fast.Miss {
+        String fProviderId = null;
+        String fUri = null;
+        String fExpiresAt = null;
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_ContentRef);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        fProviderId = f.string();
+                        break;
+                    case 1:
+                        fUri = f.string();
+                        break;
+                    case 2:
+                        if (f.isNull()) {
+                            fExpiresAt = null;
+                        } else {
+                            fExpiresAt = f.string();
+                        }
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x3L) != 0x3L) {
+            throw Fast.MISS;
         }
         return new ContentRef(fProviderId, fUri, fExpiresAt);
     }
@@ -817,6 +1437,190 @@ final class Decode {
         return new ContextFrame(fId, fKind, fTitle, fContent, fContentDigest, fUri, fRepresentation, fContentFidelity, fCanonicalContentHash, fContentRef, fTransform, fMinimumContentFidelity, fInlineContentRequirement, fScore, fTokenCost, fCanonicalTokenCost, fTokenizerRef, fValidFrom, fValidTo, fRecordedAt, fProvenance, fCitationLabel, fEmbedding, fRelations);
     }
 
+    private static final byte[][] KEYS_ContextFrame = Fast.keys("id", "kind", "title", "content", "content_digest", "uri", "representation", "content_fidelity", "canonical_content_hash", "content_ref", "transform", "minimum_content_fidelity", "inline_content_requirement", "score", "token_cost", "canonical_token_cost", "tokenizer_ref", "valid_from", "valid_to", "recorded_at", "provenance", "citation_label", "embedding", "relations");
+
+    static ContextFrame fastContextFrame(Fast f) throws Fast.Miss {
+        String fId = null;
+        FrameKind fKind = null;
+        String fTitle = null;
+        String fContent = null;
+        String fContentDigest = null;
+        String fUri = null;
+        Representation fRepresentation = Representation.of("full");
+        ContentFidelity fContentFidelity = null;
+        String fCanonicalContentHash = null;
+        ContentRef fContentRef = null;
+        Transform fTransform = null;
+        ContentFidelity fMinimumContentFidelity = null;
+        InlineContentRequirement fInlineContentRequirement = null;
+        float fScore = 0f;
+        long fTokenCost = 0L;
+        Long fCanonicalTokenCost = null;
+        String fTokenizerRef = null;
+        String fValidFrom = null;
+        String fValidTo = null;
+        String fRecordedAt = null;
+        java.util.List<Provenance> fProvenance = java.util.List.of();
+        String fCitationLabel = null;
+        FrameEmbedding fEmbedding = null;
+        java.util.List<Relation> fRelations = java.util.List.of();
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_ContextFrame);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        fId = f.string();
+                        break;
+                    case 1:
+                        fKind = Decode.fastFrameKind(f);
+                        break;
+                    case 2:
+                        fTitle = f.string();
+                        break;
+                    case 3:
+                        if (f.isNull()) {
+                            fContent = null;
+                        } else {
+                            fContent = f.string();
+                        }
+                        break;
+                    case 4:
+                        if (f.isNull()) {
+                            fContentDigest = null;
+                        } else {
+                            fContentDigest = f.string();
+                        }
+                        break;
+                    case 5:
+                        if (f.isNull()) {
+                            fUri = null;
+                        } else {
+                            fUri = f.string();
+                        }
+                        break;
+                    case 6:
+                        fRepresentation = Decode.fastRepresentation(f);
+                        break;
+                    case 7:
+                        if (f.isNull()) {
+                            fContentFidelity = null;
+                        } else {
+                            fContentFidelity = Decode.fastContentFidelity(f);
+                        }
+                        break;
+                    case 8:
+                        if (f.isNull()) {
+                            fCanonicalContentHash = null;
+                        } else {
+                            fCanonicalContentHash = f.string();
+                        }
+                        break;
+                    case 9:
+                        if (f.isNull()) {
+                            fContentRef = null;
+                        } else {
+                            fContentRef = Decode.fastContentRef(f);
+                        }
+                        break;
+                    case 10:
+                        if (f.isNull()) {
+                            fTransform = null;
+                        } else {
+                            fTransform = Decode.fastTransform(f);
+                        }
+                        break;
+                    case 11:
+                        if (f.isNull()) {
+                            fMinimumContentFidelity = null;
+                        } else {
+                            fMinimumContentFidelity = Decode.fastContentFidelity(f);
+                        }
+                        break;
+                    case 12:
+                        if (f.isNull()) {
+                            fInlineContentRequirement = null;
+                        } else {
+                            fInlineContentRequirement = Decode.fastInlineContentRequirement(f);
+                        }
+                        break;
+                    case 13:
+                        fScore = f.f32();
+                        break;
+                    case 14:
+                        fTokenCost = f.u32();
+                        break;
+                    case 15:
+                        if (f.isNull()) {
+                            fCanonicalTokenCost = null;
+                        } else {
+                            fCanonicalTokenCost = f.u32();
+                        }
+                        break;
+                    case 16:
+                        if (f.isNull()) {
+                            fTokenizerRef = null;
+                        } else {
+                            fTokenizerRef = f.string();
+                        }
+                        break;
+                    case 17:
+                        if (f.isNull()) {
+                            fValidFrom = null;
+                        } else {
+                            fValidFrom = f.string();
+                        }
+                        break;
+                    case 18:
+                        if (f.isNull()) {
+                            fValidTo = null;
+                        } else {
+                            fValidTo = f.string();
+                        }
+                        break;
+                    case 19:
+                        if (f.isNull()) {
+                            fRecordedAt = null;
+                        } else {
+                            fRecordedAt = f.string();
+                        }
+                        break;
+                    case 20:
+                        fProvenance = f.list(Decode::fastProvenance);
+                        break;
+                    case 21:
+                        if (f.isNull()) {
+                            fCitationLabel = null;
+                        } else {
+                            fCitationLabel = f.string();
+                        }
+                        break;
+                    case 22:
+                        if (f.isNull()) {
+                            fEmbedding = null;
+                        } else {
+                            fEmbedding = Decode.fastFrameEmbedding(f);
+                        }
+                        break;
+                    case 23:
+                        fRelations = f.list(Decode::fastRelation);
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x6007L) != 0x6007L) {
+            throw Fast.MISS;
+        }
+        return new ContextFrame(fId, fKind, fTitle, fContent, fContentDigest, fUri, fRepresentation, fContentFidelity, fCanonicalContentHash, fContentRef, fTransform, fMinimumContentFidelity, fInlineContentRequirement, fScore, fTokenCost, fCanonicalTokenCost, fTokenizerRef, fValidFrom, fValidTo, fRecordedAt, fProvenance, fCitationLabel, fEmbedding, fRelations);
+    }
+
     /** The zero ContextFrame: every component's zero value, as Go's zero struct. */
     static ContextFrame zeroContextFrame() {
         return new ContextFrame("", Decode.zeroFrameKind(), "", null, null, null, Decode.zeroRepresentation(), null, null, null, null, null, null, 0f, 0L, null, null, null, null, null, java.util.List.of(), null, null, java.util.List.of());
@@ -917,6 +1721,78 @@ final class Decode {
         return new ContextQuery(fGoal, fQueryText, fEmbedding, fKinds, fAnchors, fMaxFrames, fMaxTokens, fAsOf, fRepresentationPreferences);
     }
 
+    private static final byte[][] KEYS_ContextQuery = Fast.keys("goal", "query_text", "embedding", "kinds", "anchors", "max_frames", "max_tokens", "as_of", "representation_preferences");
+
+    static ContextQuery fastContextQuery(Fast f) throws Fast.Miss {
+        String fGoal = null;
+        String fQueryText = null;
+        java.util.List<Float> fEmbedding = null;
+        java.util.List<FrameKind> fKinds = java.util.List.of();
+        java.util.List<String> fAnchors = java.util.List.of();
+        long fMaxFrames = 0L;
+        long fMaxTokens = 0L;
+        String fAsOf = null;
+        java.util.List<Representation> fRepresentationPreferences = java.util.List.of();
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_ContextQuery);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        fGoal = f.string();
+                        break;
+                    case 1:
+                        if (f.isNull()) {
+                            fQueryText = null;
+                        } else {
+                            fQueryText = f.string();
+                        }
+                        break;
+                    case 2:
+                        if (f.isNull()) {
+                            fEmbedding = null;
+                        } else {
+                            fEmbedding = f.list(Fast::f32);
+                        }
+                        break;
+                    case 3:
+                        fKinds = f.list(Decode::fastFrameKind);
+                        break;
+                    case 4:
+                        fAnchors = f.list(Fast::string);
+                        break;
+                    case 5:
+                        fMaxFrames = f.u32();
+                        break;
+                    case 6:
+                        fMaxTokens = f.u32();
+                        break;
+                    case 7:
+                        if (f.isNull()) {
+                            fAsOf = null;
+                        } else {
+                            fAsOf = f.string();
+                        }
+                        break;
+                    case 8:
+                        fRepresentationPreferences = f.list(Decode::fastRepresentation);
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x61L) != 0x61L) {
+            throw Fast.MISS;
+        }
+        return new ContextQuery(fGoal, fQueryText, fEmbedding, fKinds, fAnchors, fMaxFrames, fMaxTokens, fAsOf, fRepresentationPreferences);
+    }
+
     /** The zero ContextQuery: every component's zero value, as Go's zero struct. */
     static ContextQuery zeroContextQuery() {
         return new ContextQuery("", null, null, java.util.List.of(), java.util.List.of(), 0L, 0L, null, java.util.List.of());
@@ -979,6 +1855,58 @@ final class Decode {
         return new ContextQueryResult(fFrames, fTruncated, fDroppedEstimate, fFrameAttestations, fResultAttestation);
     }
 
+    private static final byte[][] KEYS_ContextQueryResult = Fast.keys("frames", "truncated", "dropped_estimate", "frame_attestations", "result_attestation");
+
+    static ContextQueryResult fastContextQueryResult(Fast f) throws Fast.Miss {
+        java.util.List<ContextFrame> fFrames = null;
+        boolean fTruncated = false;
+        Long fDroppedEstimate = null;
+        java.util.List<FrameAttestation> fFrameAttestations = java.util.List.of();
+        ProvenanceAttestation fResultAttestation = null;
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_ContextQueryResult);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        fFrames = f.list(Decode::fastContextFrame);
+                        break;
+                    case 1:
+                        fTruncated = f.bool();
+                        break;
+                    case 2:
+                        if (f.isNull()) {
+                            fDroppedEstimate = null;
+                        } else {
+                            fDroppedEstimate = f.u32();
+                        }
+                        break;
+                    case 3:
+                        fFrameAttestations = f.list(Decode::fastFrameAttestation);
+                        break;
+                    case 4:
+                        if (f.isNull()) {
+                            fResultAttestation = null;
+                        } else {
+                            fResultAttestation = Decode.fastProvenanceAttestation(f);
+                        }
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x3L) != 0x3L) {
+            throw Fast.MISS;
+        }
+        return new ContextQueryResult(fFrames, fTruncated, fDroppedEstimate, fFrameAttestations, fResultAttestation);
+    }
+
     /** The zero ContextQueryResult: every component's zero value, as Go's zero struct. */
     static ContextQueryResult zeroContextQueryResult() {
         return new ContextQueryResult(java.util.List.of(), false, null, java.util.List.of(), null);
@@ -1028,6 +1956,46 @@ final class Decode {
         return new DataFlow(fReads, fWrites, fEgress, fEgressScopes);
     }
 
+    private static final byte[][] KEYS_DataFlow = Fast.keys("reads", "writes", "egress", "egress_scopes");
+
+    static DataFlow fastDataFlow(Fast f) throws Fast.Miss {
+        boolean fReads = false;
+        boolean fWrites = false;
+        boolean fEgress = false;
+        java.util.List<EgressScope> fEgressScopes = java.util.List.of();
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_DataFlow);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        fReads = f.bool();
+                        break;
+                    case 1:
+                        fWrites = f.bool();
+                        break;
+                    case 2:
+                        fEgress = f.bool();
+                        break;
+                    case 3:
+                        fEgressScopes = f.list(Decode::fastEgressScope);
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x0L) != 0x0L) {
+            throw Fast.MISS;
+        }
+        return new DataFlow(fReads, fWrites, fEgress, fEgressScopes);
+    }
+
     /** The zero DataFlow: every component's zero value, as Go's zero struct. */
     static DataFlow zeroDataFlow() {
         return new DataFlow(false, false, false, java.util.List.of());
@@ -1072,6 +2040,50 @@ final class Decode {
         return new FrameAttestation(fFrame, fAttestation, fInclusionProof);
     }
 
+    private static final byte[][] KEYS_FrameAttestation = Fast.keys("frame", "attestation", "inclusion_proof");
+
+    static FrameAttestation fastFrameAttestation(Fast f) throws Fast.Miss {
+        FrameId fFrame = null;
+        ProvenanceAttestation fAttestation = null;
+        InclusionProof fInclusionProof = null;
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_FrameAttestation);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        fFrame = Decode.fastFrameId(f);
+                        break;
+                    case 1:
+                        if (f.isNull()) {
+                            fAttestation = null;
+                        } else {
+                            fAttestation = Decode.fastProvenanceAttestation(f);
+                        }
+                        break;
+                    case 2:
+                        if (f.isNull()) {
+                            fInclusionProof = null;
+                        } else {
+                            fInclusionProof = Decode.fastInclusionProof(f);
+                        }
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x1L) != 0x1L) {
+            throw Fast.MISS;
+        }
+        return new FrameAttestation(fFrame, fAttestation, fInclusionProof);
+    }
+
     /** The zero FrameAttestation: every component's zero value, as Go's zero struct. */
     static FrameAttestation zeroFrameAttestation() {
         return new FrameAttestation(Decode.zeroFrameId(), null, null);
@@ -1101,6 +2113,42 @@ final class Decode {
             } else {
                 fVector = Values.decodeArray(s, new Path(p, "vector"), Values::decodeFloat32);
             }
+        }
+        return new FrameEmbedding(fFingerprint, fVector);
+    }
+
+    private static final byte[][] KEYS_FrameEmbedding = Fast.keys("fingerprint", "vector");
+
+    static FrameEmbedding fastFrameEmbedding(Fast f) throws Fast.Miss {
+        String fFingerprint = null;
+        java.util.List<Float> fVector = null;
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_FrameEmbedding);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        fFingerprint = f.string();
+                        break;
+                    case 1:
+                        if (f.isNull()) {
+                            fVector = null;
+                        } else {
+                            fVector = f.list(Fast::f32);
+                        }
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x1L) != 0x1L) {
+            throw Fast.MISS;
         }
         return new FrameEmbedding(fFingerprint, fVector);
     }
@@ -1147,6 +2195,46 @@ final class Decode {
         return new FrameId(fProviderId, fFrameId, fContentDigest);
     }
 
+    private static final byte[][] KEYS_FrameId = Fast.keys("provider_id", "frame_id", "content_digest");
+
+    static FrameId fastFrameId(Fast f) throws Fast.Miss {
+        String fProviderId = null;
+        String fFrameId = null;
+        String fContentDigest = null;
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_FrameId);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        fProviderId = f.string();
+                        break;
+                    case 1:
+                        fFrameId = f.string();
+                        break;
+                    case 2:
+                        if (f.isNull()) {
+                            fContentDigest = null;
+                        } else {
+                            fContentDigest = f.string();
+                        }
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x3L) != 0x3L) {
+            throw Fast.MISS;
+        }
+        return new FrameId(fProviderId, fFrameId, fContentDigest);
+    }
+
     /** The zero FrameId: every component's zero value, as Go's zero struct. */
     static FrameId zeroFrameId() {
         return new FrameId("", "", null);
@@ -1187,6 +2275,42 @@ final class Decode {
         return new InclusionProof(fLeafIndex, fLeafCount, fPath);
     }
 
+    private static final byte[][] KEYS_InclusionProof = Fast.keys("leaf_index", "leaf_count", "path");
+
+    static InclusionProof fastInclusionProof(Fast f) throws Fast.Miss {
+        long fLeafIndex = 0L;
+        long fLeafCount = 0L;
+        java.util.List<InclusionStep> fPath = null;
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_InclusionProof);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        fLeafIndex = f.u64();
+                        break;
+                    case 1:
+                        fLeafCount = f.u64();
+                        break;
+                    case 2:
+                        fPath = f.list(Decode::fastInclusionStep);
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x7L) != 0x7L) {
+            throw Fast.MISS;
+        }
+        return new InclusionProof(fLeafIndex, fLeafCount, fPath);
+    }
+
     /** The zero InclusionProof: every component's zero value, as Go's zero struct. */
     static InclusionProof zeroInclusionProof() {
         return new InclusionProof(0L, 0L, java.util.List.of());
@@ -1214,6 +2338,38 @@ final class Decode {
             } else {
                 fSiblingIsLeft = Values.decodeBool(s, new Path(p, "sibling_is_left"));
             }
+        }
+        return new InclusionStep(fSibling, fSiblingIsLeft);
+    }
+
+    private static final byte[][] KEYS_InclusionStep = Fast.keys("sibling", "sibling_is_left");
+
+    static InclusionStep fastInclusionStep(Fast f) throws Fast.Miss {
+        String fSibling = null;
+        boolean fSiblingIsLeft = false;
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_InclusionStep);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        fSibling = f.string();
+                        break;
+                    case 1:
+                        fSiblingIsLeft = f.bool();
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x3L) != 0x3L) {
+            throw Fast.MISS;
         }
         return new InclusionStep(fSibling, fSiblingIsLeft);
     }
@@ -1295,6 +2451,74 @@ final class Decode {
         return new Provenance(fType, fUri, fRange, fDigest, fMethod, fBy);
     }
 
+    private static final byte[][] KEYS_Provenance = Fast.keys("type", "uri", "range", "digest", "method", "by");
+
+    static Provenance fastProvenance(Fast f) throws Fast.Miss {
+        String fType = null;
+        String fUri = null;
+        String fRange = null;
+        String fDigest = null;
+        String fMethod = null;
+        String fBy = null;
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_Provenance);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        fType = f.string();
+                        break;
+                    case 1:
+                        if (f.isNull()) {
+                            fUri = null;
+                        } else {
+                            fUri = f.string();
+                        }
+                        break;
+                    case 2:
+                        if (f.isNull()) {
+                            fRange = null;
+                        } else {
+                            fRange = f.string();
+                        }
+                        break;
+                    case 3:
+                        if (f.isNull()) {
+                            fDigest = null;
+                        } else {
+                            fDigest = f.string();
+                        }
+                        break;
+                    case 4:
+                        if (f.isNull()) {
+                            fMethod = null;
+                        } else {
+                            fMethod = f.string();
+                        }
+                        break;
+                    case 5:
+                        if (f.isNull()) {
+                            fBy = null;
+                        } else {
+                            fBy = f.string();
+                        }
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x1L) != 0x1L) {
+            throw Fast.MISS;
+        }
+        return new Provenance(fType, fUri, fRange, fDigest, fMethod, fBy);
+    }
+
     /** The zero Provenance: every component's zero value, as Go's zero struct. */
     static Provenance zeroProvenance() {
         return new Provenance("", null, null, null, null, null);
@@ -1362,6 +2586,54 @@ final class Decode {
         return new ProvenanceAttestation(fSignedCommitment, fKeyId, fAlgorithm, fAttesterId, fSignature, fIssuedAt);
     }
 
+    private static final byte[][] KEYS_ProvenanceAttestation = Fast.keys("signed_commitment", "key_id", "algorithm", "attester_id", "signature", "issued_at");
+
+    static ProvenanceAttestation fastProvenanceAttestation(Fast f) throws Fast.Miss {
+        String fSignedCommitment = null;
+        String fKeyId = null;
+        String fAlgorithm = null;
+        String fAttesterId = null;
+        String fSignature = null;
+        String fIssuedAt = null;
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_ProvenanceAttestation);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        fSignedCommitment = f.string();
+                        break;
+                    case 1:
+                        fKeyId = f.string();
+                        break;
+                    case 2:
+                        fAlgorithm = f.string();
+                        break;
+                    case 3:
+                        fAttesterId = f.string();
+                        break;
+                    case 4:
+                        fSignature = f.string();
+                        break;
+                    case 5:
+                        fIssuedAt = f.string();
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x3fL) != 0x3fL) {
+            throw Fast.MISS;
+        }
+        return new ProvenanceAttestation(fSignedCommitment, fKeyId, fAlgorithm, fAttesterId, fSignature, fIssuedAt);
+    }
+
     /** The zero ProvenanceAttestation: every component's zero value, as Go's zero struct. */
     static ProvenanceAttestation zeroProvenanceAttestation() {
         return new ProvenanceAttestation("", "", "", "", "", "");
@@ -1402,6 +2674,42 @@ final class Decode {
         return new ProviderInfo(fName, fVersion, fDataFlow);
     }
 
+    private static final byte[][] KEYS_ProviderInfo = Fast.keys("name", "version", "data_flow");
+
+    static ProviderInfo fastProviderInfo(Fast f) throws Fast.Miss {
+        String fName = null;
+        String fVersion = null;
+        DataFlow fDataFlow = null;
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_ProviderInfo);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        fName = f.string();
+                        break;
+                    case 1:
+                        fVersion = f.string();
+                        break;
+                    case 2:
+                        fDataFlow = Decode.fastDataFlow(f);
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x7L) != 0x7L) {
+            throw Fast.MISS;
+        }
+        return new ProviderInfo(fName, fVersion, fDataFlow);
+    }
+
     /** The zero ProviderInfo: every component's zero value, as Go's zero struct. */
     static ProviderInfo zeroProviderInfo() {
         return new ProviderInfo("", "", Decode.zeroDataFlow());
@@ -1420,6 +2728,34 @@ final class Decode {
             } else {
                 fKinds = Values.decodeArray(s, new Path(p, "kinds"), Values::decodeString);
             }
+        }
+        return new QueryCapability(fKinds);
+    }
+
+    private static final byte[][] KEYS_QueryCapability = Fast.keys("kinds");
+
+    static QueryCapability fastQueryCapability(Fast f) throws Fast.Miss {
+        java.util.List<String> fKinds = java.util.List.of();
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_QueryCapability);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        fKinds = f.list(Fast::string);
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x0L) != 0x0L) {
+            throw Fast.MISS;
         }
         return new QueryCapability(fKinds);
     }
@@ -1466,6 +2802,46 @@ final class Decode {
         return new Relation(fRel, fTargetUri, fDisplayName);
     }
 
+    private static final byte[][] KEYS_Relation = Fast.keys("rel", "target_uri", "display_name");
+
+    static Relation fastRelation(Fast f) throws Fast.Miss {
+        String fRel = null;
+        String fTargetUri = null;
+        String fDisplayName = null;
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_Relation);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        fRel = f.string();
+                        break;
+                    case 1:
+                        fTargetUri = f.string();
+                        break;
+                    case 2:
+                        if (f.isNull()) {
+                            fDisplayName = null;
+                        } else {
+                            fDisplayName = f.string();
+                        }
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x3L) != 0x3L) {
+            throw Fast.MISS;
+        }
+        return new Relation(fRel, fTargetUri, fDisplayName);
+    }
+
     /** The zero Relation: every component's zero value, as Go's zero struct. */
     static Relation zeroRelation() {
         return new Relation("", "", null);
@@ -1506,6 +2882,42 @@ final class Decode {
         return new Transform(fMethod, fImplementation, fVersion);
     }
 
+    private static final byte[][] KEYS_Transform = Fast.keys("method", "implementation", "version");
+
+    static Transform fastTransform(Fast f) throws Fast.Miss {
+        String fMethod = null;
+        String fImplementation = null;
+        String fVersion = null;
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_Transform);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        fMethod = f.string();
+                        break;
+                    case 1:
+                        fImplementation = f.string();
+                        break;
+                    case 2:
+                        fVersion = f.string();
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x7L) != 0x7L) {
+            throw Fast.MISS;
+        }
+        return new Transform(fMethod, fImplementation, fVersion);
+    }
+
     /** The zero Transform: every component's zero value, as Go's zero struct. */
     static Transform zeroTransform() {
         return new Transform("", "", "");
@@ -1524,6 +2936,34 @@ final class Decode {
             } else {
                 fFrames = Values.decodeArray(s, new Path(p, "frames"), Decode::decodeFrameId);
             }
+        }
+        return new VerifyRequest(fFrames);
+    }
+
+    private static final byte[][] KEYS_VerifyRequest = Fast.keys("frames");
+
+    static VerifyRequest fastVerifyRequest(Fast f) throws Fast.Miss {
+        java.util.List<FrameId> fFrames = java.util.List.of();
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_VerifyRequest);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        fFrames = f.list(Decode::fastFrameId);
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x0L) != 0x0L) {
+            throw Fast.MISS;
         }
         return new VerifyRequest(fFrames);
     }
@@ -1550,6 +2990,34 @@ final class Decode {
         return new VerifyResponse(fVerdicts);
     }
 
+    private static final byte[][] KEYS_VerifyResponse = Fast.keys("verdicts");
+
+    static VerifyResponse fastVerifyResponse(Fast f) throws Fast.Miss {
+        java.util.List<FrameVerdict> fVerdicts = java.util.List.of();
+        long seen = 0;
+        if (f.open()) {
+            do {
+                int k = f.key(KEYS_VerifyResponse);
+                long bit = 1L << k;
+                if ((seen & bit) != 0) {
+                    throw Fast.MISS;
+                }
+                seen |= bit;
+                switch (k) {
+                    case 0:
+                        fVerdicts = f.list(Decode::fastFrameVerdict);
+                        break;
+                    default:
+                        throw Fast.MISS;
+                }
+            } while (f.next());
+        }
+        if ((seen & 0x0L) != 0x0L) {
+            throw Fast.MISS;
+        }
+        return new VerifyResponse(fVerdicts);
+    }
+
     /** The zero VerifyResponse: every component's zero value, as Go's zero struct. */
     static VerifyResponse zeroVerifyResponse() {
         return new VerifyResponse(java.util.List.of());
@@ -1568,12 +3036,24 @@ final class Decode {
         return value;
     }
 
+    static ContentFidelity fastContentFidelity(Fast f) throws Fast.Miss {
+        ContentFidelity value = ContentFidelity.of(f.string());
+        if (value == null) {
+            throw Fast.MISS;
+        }
+        return value;
+    }
+
     static EgressScope zeroEgressScope() {
         return null;
     }
 
     static EgressScope decodeEgressScope(Json.Value v, Path p) throws WireException {
         return new EgressScope(Values.decodeString(v, p));
+    }
+
+    static EgressScope fastEgressScope(Fast f) throws Fast.Miss {
+        return new EgressScope(f.string());
     }
 
     static ErrorCode zeroErrorCode() {
@@ -1584,12 +3064,20 @@ final class Decode {
         return new ErrorCode(Values.decodeString(v, p));
     }
 
+    static ErrorCode fastErrorCode(Fast f) throws Fast.Miss {
+        return new ErrorCode(f.string());
+    }
+
     static FrameKind zeroFrameKind() {
         return null;
     }
 
     static FrameKind decodeFrameKind(Json.Value v, Path p) throws WireException {
         return new FrameKind(Values.decodeString(v, p));
+    }
+
+    static FrameKind fastFrameKind(Fast f) throws Fast.Miss {
+        return new FrameKind(f.string());
     }
 
     static InlineContentRequirement zeroInlineContentRequirement() {
@@ -1605,6 +3093,14 @@ final class Decode {
         return value;
     }
 
+    static InlineContentRequirement fastInlineContentRequirement(Fast f) throws Fast.Miss {
+        InlineContentRequirement value = InlineContentRequirement.of(f.string());
+        if (value == null) {
+            throw Fast.MISS;
+        }
+        return value;
+    }
+
     static Representation zeroRepresentation() {
         return null;
     }
@@ -1614,6 +3110,14 @@ final class Decode {
         Representation value = text == null ? null : Representation.of(text);
         if (value == null) {
             throw Values.expected("one of \"full\", \"compact\", \"reference\"", v, p);
+        }
+        return value;
+    }
+
+    static Representation fastRepresentation(Fast f) throws Fast.Miss {
+        Representation value = Representation.of(f.string());
+        if (value == null) {
+            throw Fast.MISS;
         }
         return value;
     }

@@ -19,6 +19,15 @@ public final class Wire {
      * @throws WireException for every other line
      */
     public static Envelope decode(byte[] line) throws WireException {
+        Envelope fast = Fast.decode(line);
+        if (fast != null) {
+            return fast;
+        }
+        return exact(line);
+    }
+
+    /** A stdio line read on the exact path alone (the port of the Go reader). */
+    static Envelope exact(byte[] line) throws WireException {
         return decodeText(Text.trimEnd(Text.lossy(line)));
     }
 
@@ -30,6 +39,12 @@ public final class Wire {
      * @throws WireException for every body the reference rejects
      */
     public static Envelope decodeBody(byte[] body) throws WireException {
+        // The fast path takes only valid UTF-8 with JSON whitespace around
+        // the envelope, so it decides a body as a line.
+        Envelope fast = Fast.decode(body);
+        if (fast != null) {
+            return fast;
+        }
         if (!Text.valid(body)) {
             throw new WireException("the body is not valid UTF-8", "", -1);
         }

@@ -115,4 +115,41 @@ class VectorsTest {
                 + String.join("\n", wrong.subList(0, Math.min(wrong.size(), 20))));
         assertTrue(cases.size() > 100, "only " + cases.size() + " vectors");
     }
+
+    /**
+     * The fast path (Fast and the generated fast readers) takes every valid
+     * canonical line of the vectors (each accepted case's canonical line that
+     * the exact path reads) itself, to the envelope the exact path
+     * reads. A reader that stopped taking some shape would still give the
+     * exact path's verdicts through Wire.decode, so only this count shows it.
+     */
+    @Test
+    void theFastPathTakesEveryValidCanonicalLineItself() throws Exception {
+        List<String> missed = new ArrayList<>();
+        int lines = 0;
+        for (Case c : cases()) {
+            if (!c.accept || c.canonical == null) {
+                continue;
+            }
+            byte[] line = c.canonical.getBytes(StandardCharsets.UTF_8);
+            Envelope exact;
+            try {
+                exact = Wire.exact(line);
+            } catch (WireException refused) {
+                // A canonical line that is not itself valid: edge.ndjson's
+                // f32 overflows, written as null.
+                continue;
+            }
+            lines++;
+            Envelope fast = Fast.decode(line);
+            if (fast == null) {
+                missed.add(c.where + ": missed " + c.canonical);
+            } else if (!fast.equals(exact)) {
+                missed.add(c.where + ": read otherwise than the exact path " + c.canonical);
+            }
+        }
+        assertTrue(missed.isEmpty(), missed.size() + " of " + lines + " valid canonical lines:\n"
+                + String.join("\n", missed.subList(0, Math.min(missed.size(), 20))));
+        assertTrue(lines > 150, "only " + lines + " valid canonical lines");
+    }
 }
