@@ -270,7 +270,26 @@ fn special(bytes: &[u8], mut at: usize) -> usize {
 /// of a low one, and a low one must not come alone: `serde_json` reads a
 /// string so when it makes a `str` of it.
 fn escape(bytes: &[u8], at: usize) -> Result<(char, usize), Refused> {
-    let simple = match bytes.get(at + 1).ok_or(Refused)? {
+    match *bytes.get(at + 1).ok_or(Refused)? {
+        b'u' => unicode_escape(bytes, at),
+        letter => Ok((simple_escape(letter).ok_or(Refused)?, at + 2)),
+    }
+}
+
+/// The position after the escape whose backslash is at `at`, checked as
+/// [`escape`] checks it, without making the character.
+#[inline]
+fn escape_end(bytes: &[u8], at: usize) -> Result<usize, Refused> {
+    match *bytes.get(at + 1).ok_or(Refused)? {
+        b'u' => unicode_escape(bytes, at).map(|(_, end)| end),
+        letter => simple_escape(letter).map(|_| at + 2).ok_or(Refused),
+    }
+}
+
+/// What the escape `\<letter>` stands for, `u` aside.
+#[inline]
+fn simple_escape(letter: u8) -> Option<char> {
+    Some(match letter {
         b'"' => '"',
         b'\\' => '\\',
         b'/' => '/',
@@ -279,21 +298,8 @@ fn escape(bytes: &[u8], at: usize) -> Result<(char, usize), Refused> {
         b'n' => '\n',
         b'r' => '\r',
         b't' => '\t',
-        b'u' => return unicode_escape(bytes, at),
-        _ => return Err(Refused),
-    };
-    Ok((simple, at + 2))
-}
-
-/// The position after the escape whose backslash is at `at`, checked as
-/// [`escape`] checks it.
-#[inline]
-fn escape_end(bytes: &[u8], at: usize) -> Result<usize, Refused> {
-    match bytes.get(at + 1) {
-        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(at + 2),
-        Some(b'u') => unicode_escape(bytes, at).map(|(_, end)| end),
-        _ => Err(Refused),
-    }
+        _ => return None,
+    })
 }
 
 /// The `\uXXXX` escape (or surrogate pair of them) whose backslash is at `at`.
