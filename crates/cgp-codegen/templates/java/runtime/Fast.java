@@ -86,13 +86,8 @@ final class Fast {
     }
 
     private void skipWhitespace() {
-        while (at < d.length) {
-            byte c = d[at];
-            if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
-                at++;
-            } else {
-                return;
-            }
+        while (at < d.length && isWhitespace(d[at])) {
+            at++;
         }
     }
 
@@ -314,7 +309,7 @@ final class Fast {
         }
         while (at < d.length) {
             byte b = d[at];
-            if (b == ',' || b == '}' || b == ']' || b == ' ' || b == '\n' || b == '\r' || b == '\t') {
+            if (b == ',' || b == '}' || b == ']' || isWhitespace(b)) {
                 return;
             }
             at++;
@@ -575,15 +570,8 @@ final class Fast {
     private int hex() throws Miss {
         int v = 0;
         for (int i = 0; i < 4; i++) {
-            int c = d[at++];
-            int h;
-            if (c >= '0' && c <= '9') {
-                h = c - '0';
-            } else if (c >= 'a' && c <= 'f') {
-                h = c - 'a' + 10;
-            } else if (c >= 'A' && c <= 'F') {
-                h = c - 'A' + 10;
-            } else {
+            int h = Json.hexDigit(d[at++]);
+            if (h < 0) {
                 throw MISS;
             }
             v = v * 16 + h;

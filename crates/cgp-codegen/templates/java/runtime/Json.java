@@ -361,21 +361,28 @@ final class Json {
             if (at >= data.length) {
                 throw fail("EOF while parsing a string");
             }
-            int c = data[at];
-            int d;
-            if (c >= '0' && c <= '9') {
-                d = c - '0';
-            } else if (c >= 'a' && c <= 'f') {
-                d = c - 'a' + 10;
-            } else if (c >= 'A' && c <= 'F') {
-                d = c - 'A' + 10;
-            } else {
+            int d = hexDigit(data[at]);
+            if (d < 0) {
                 throw fail("invalid escape");
             }
             v = v * 16 + d;
             at++;
         }
         return v;
+    }
+
+    /** The value of {@code c} as a hexadecimal digit, or -1. */
+    static int hexDigit(int c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        if (c >= 'a' && c <= 'f') {
+            return c - 'a' + 10;
+        }
+        if (c >= 'A' && c <= 'F') {
+            return c - 'A' + 10;
+        }
+        return -1;
     }
 
     private boolean isDigit(int i) {
