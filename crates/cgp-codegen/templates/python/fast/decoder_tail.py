@@ -92,8 +92,10 @@ def decode(line: object) -> typing.Any:
         # `UNSET`).
         held: list[int] = []
         envelope = _CONVERT[type(value)](value, held)
-        # A line as the canonical encoder writes it is the mirrors' encoding.
-        if line.startswith(_CANONICAL_START) and _encode(value) == line:
+        # A line as the canonical encoder writes it is the mirrors' encoding
+        # (which starts with the tag: no other line can be it).
+        text = _encode(value) if line.startswith(_CANONICAL_START) else None
+        if text == line:
             return envelope
         if _NEGATIVE_ZERO.search(line):
             return None
@@ -109,11 +111,11 @@ def decode(line: object) -> typing.Any:
         # msgspec does), must have as many colons as the line (each member
         # has one outside strings, and strings keep theirs, counting
         # `\u003a`).
-        text = _encode(value)
-        if text != line:
-            colons = _colons(line)
-            if text.count(b":") != colons and not _whole(line, colons):
-                return None
+        if text is None:
+            text = _encode(value)
+        colons = _colons(line)
+        if text.count(b":") != colons and not _whole(line, colons):
+            return None
         return envelope
     except Exception:
         return None
