@@ -121,6 +121,21 @@ fn strings_read_without_their_escapes_get_the_same_verdicts() {
         r"trailing\",
         r"\u0000",
         r"\u005c",
+        r"\uDFFF",
+        r"\uDBFF\uDFFF",
+        r"\uD7FF\uE000\uFFFF\uaBcD",
+        r"\U00e9",
+        r"\u 123",
+        r"\u+123",
+        r"\u00",
+        r"\u00\n",
+        "\u{1}\\u0041",
+        r"first\nsecond\u00e9third\tfourth\u003cfifth\n\n\u0026sixth seventh eighth\\",
+        "sixteen bytes...\u{1f}",
+        "seven..\u{1f}",
+        "eight...\u{0}",
+        r"seventeen bytes..\u00e9nine....\q",
+        "\u{e9}\u{e9}\u{e9}\u{e9} \u{1f}",
     ];
     let mut failures = Vec::new();
     for place in &places {
