@@ -137,9 +137,41 @@ fn strings_read_without_their_escapes_get_the_same_verdicts() {
         r"seventeen bytes..\u00e9nine....\q",
         "\u{e9}\u{e9}\u{e9}\u{e9} \u{1f}",
     ];
+    // Prose is read 64 bytes at a time from its first escape: each piece
+    // below lands on every position around the end of that first block.
+    let pieces = [
+        r#"\""#,
+        r"\\",
+        r"\\\",
+        r"\ud83d\ude42",
+        r"\ud800",
+        r"\udc00",
+        r"\u00e9",
+        r"\u12G4",
+        r"\q",
+        "\u{1f}",
+        "\u{e9}",
+    ];
+    let mut long = Vec::new();
+    for piece in pieces {
+        for before in 56..=68 {
+            let body = format!(
+                "{}\\n{}{piece}{}",
+                "p".repeat(3),
+                "a".repeat(before),
+                "b".repeat(70)
+            );
+            long.push(body.clone());
+            long.push(format!("{body}\\n{}", "c".repeat(before)));
+        }
+    }
     let mut failures = Vec::new();
     for place in &places {
-        for body in bodies {
+        for body in bodies
+            .iter()
+            .copied()
+            .chain(long.iter().map(String::as_str))
+        {
             failures.extend(verdicts::disagreements(&place.replace("BODY", body)));
         }
     }

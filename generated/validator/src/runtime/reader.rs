@@ -209,34 +209,84 @@ impl<'de> Reader<'de> {
 
     /// A string whose opening quote is next, checked as [`Self::string`] checks
     /// it, and its raw text between the quotes: each escape is checked where
-    /// it stands and left as it is.
+    /// it stands and left as it is. Prose goes 64 bytes at a time: one mask
+    /// of the block's quotes, backslashes and control characters, then its
+    /// bits in order, skipping those inside an escape already read.
     fn skim_string(&mut self) -> Result<&'de str, Refused> {
         let bytes = self.text.as_bytes();
         let start = self.at + 1;
-        let mut at = special(bytes, start);
+        // The block's first byte, and the first byte after the escapes read.
+        let mut block = special(bytes, start);
+        if bytes.get(block) == Some(&b'"') {
+            return self.skimmed(start, block);
+        }
+        let mut free = block;
+        while let Some(chunk) = bytes.get(block..block + 64) {
+            let Ok(chunk) = <&[u8; 64]>::try_from(chunk) else {
+                break;
+            };
+            let mut found = block_specials(chunk);
+            while found != 0 {
+                let at = block + found.trailing_zeros() as usize;
+                found &= found - 1;
+                if at < free {
+                    continue;
+                }
+                match bytes.get(at) {
+                    Some(b'"') => return self.skimmed(start, at),
+                    Some(b'\\') => free = escape_end(bytes, at)?,
+                    _ => return Err(Refused),
+                }
+            }
+            block += 64;
+        }
+        let mut at = special(bytes, block.max(free));
         loop {
             match bytes.get(at) {
-                Some(b'"') => {
-                    self.at = at + 1;
-                    return self.text.get(start..at).ok_or(Refused);
-                }
+                Some(b'"') => return self.skimmed(start, at),
                 Some(b'\\') => at = special(bytes, escape_end(bytes, at)?),
                 _ => return Err(Refused),
             }
         }
     }
+
+    /// The string skimmed from `start` to its closing quote at `end`.
+    fn skimmed(&mut self, start: usize, end: usize) -> Result<&'de str, Refused> {
+        self.at = end + 1;
+        self.text.get(start..end).ok_or(Refused)
+    }
+}
+
+/// A bit for each of the 64 bytes that is `"`, `\` or a control character,
+/// the first byte's lowest. Written so that the compiler compares 16 bytes
+/// per vector instruction, then gathers each eight flags into a byte by one
+/// multiplication.
+#[inline]
+fn block_specials(chunk: &[u8; 64]) -> u64 {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let mut flags = [0u8; 64];
+    for (flag, &byte) in flags.iter_mut().zip(chunk) {
+        *flag = (u8::from(byte == b'"') | u8::from(byte == b'\\') | u8::from(byte < 0x20))
+            .wrapping_neg();
+    }
+    let mut mask = 0;
+    for (index, eight) in flags.chunks_exact(8).enumerate() {
+        let eight = <[u8; 8]>::try_from(eight).map_or(0, u64::from_le_bytes);
+        mask |= (((eight & HIGH) >> 7).wrapping_mul(GATHER) >> 56) << (8 * index);
+    }
+    mask
 }
 
 /// The position of the first `"`, `\` or control character from `at` (or the
-/// text's length). Sixteen bytes at a time: the mask is written so that the
-/// compiler makes it a few vector instructions, which costs less than a
-/// library call when, as in SDK prose, an escape comes every few dozen bytes.
+/// text's length), eight bytes at a time: for names and short values, which
+/// end long before a block of 64 would.
 fn special(bytes: &[u8], mut at: usize) -> usize {
     while let Some(chunk) = bytes.get(at..at + 8) {
         let Ok(chunk) = <[u8; 8]>::try_from(chunk) else {
             break;
         };
-        let found = specials(chunk);
+        let found = word_specials(chunk);
         if found != 0 {
             return at + found.trailing_zeros() as usize / 8;
         }
@@ -251,8 +301,10 @@ fn special(bytes: &[u8], mut at: usize) -> usize {
     at
 }
 
+/// The high bit of the first of the eight bytes that is `"`, `\` or a control
+/// character (bits above it may be set too).
 #[inline(always)]
-fn specials(chunk: [u8; 8]) -> u64 {
+fn word_specials(chunk: [u8; 8]) -> u64 {
     const ONES: u64 = u64::MAX / 255;
     const HIGH: u64 = ONES << 7;
     let word = u64::from_le_bytes(chunk);
