@@ -1,7 +1,7 @@
 //! NDJSON read line by line in bounded memory.
 
 use cgp_types::MAX_LINE_BYTES;
-use std::io::{self, BufRead, Read};
+use std::io::{self, BufRead};
 
 /// One line read by a [`LineReader`].
 #[derive(Debug, PartialEq, Eq)]
@@ -26,15 +26,20 @@ pub enum Line<'a> {
     },
 }
 
-/// Reads NDJSON line by line with one reused buffer, so memory stays bounded
-/// whatever the input's size: a line longer than [`MAX_LINE_BYTES`] is skipped
-/// to its end without being buffered and reported as [`Line::TooLong`]. The
-/// one line reader of the toolchain: files and standard input (`cgp
-/// validate`), a provider's standard output and standard error (`cgp check`).
+/// Reads NDJSON line by line, so memory stays bounded whatever the input's
+/// size: a line that lies whole in the reader's buffer is handed out from it,
+/// any other is gathered in one reused buffer, and a line longer than
+/// [`MAX_LINE_BYTES`] is skipped to its end without being buffered and
+/// reported as [`Line::TooLong`]. The one line reader of the toolchain: files
+/// and standard input (`cgp validate`), a provider's standard output and
+/// standard error (`cgp check`).
 #[derive(Debug)]
 pub struct LineReader<R> {
     reader: R,
     buffer: Vec<u8>,
+    /// The length, line feed included, of the line last handed out from the
+    /// reader's own buffer: consumed when the next one is asked for.
+    lent: usize,
     number: usize,
     skip_blank: bool,
     skip_overlong: bool,
@@ -46,6 +51,7 @@ impl<R: BufRead> LineReader<R> {
         LineReader {
             reader,
             buffer: Vec::new(),
+            lent: 0,
             number: 0,
             skip_blank: true,
             skip_overlong: true,
@@ -76,12 +82,26 @@ impl<R: BufRead> LineReader<R> {
     /// The next line, or `None` at the end of the input.
     pub fn next_line(&mut self) -> io::Result<Option<Line<'_>>> {
         loop {
-            self.buffer.clear();
-            let limit = MAX_LINE_BYTES as u64 + 1;
-            let read = (&mut self.reader)
-                .take(limit)
-                .read_until(b'\n', &mut self.buffer)?;
-            if read == 0 {
+            self.reader.consume(std::mem::take(&mut self.lent));
+            let available = fill(&mut self.reader)?;
+            let whole = memchr::memchr(b'\n', available)
+                .filter(|&end| end <= MAX_LINE_BYTES)
+                .map(|end| (end, is_blank(available.get(..end).unwrap_or_default())));
+            if let Some((end, blank)) = whole {
+                self.number += 1;
+                if blank && self.skip_blank {
+                    self.reader.consume(end + 1);
+                    continue;
+                }
+                self.lent = end + 1;
+                let bytes = fill(&mut self.reader)?.get(..end).unwrap_or_default();
+                return Ok(Some(Line::Message {
+                    number: self.number,
+                    bytes,
+                    terminated: true,
+                }));
+            }
+            if self.gather()? == 0 {
                 return Ok(None);
             }
             self.number += 1;
@@ -111,6 +131,47 @@ impl<R: BufRead> LineReader<R> {
             }));
         }
     }
+
+    /// Gathers a line that does not lie whole in the reader's buffer into
+    /// `buffer`: up to its line feed, the end of the input, or one byte past
+    /// [`MAX_LINE_BYTES`]. Returns how many bytes it took.
+    fn gather(&mut self) -> io::Result<usize> {
+        self.buffer.clear();
+        let limit = MAX_LINE_BYTES + 1;
+        loop {
+            let available = fill(&mut self.reader)?;
+            let room = limit - self.buffer.len();
+            let window = available
+                .get(..available.len().min(room))
+                .unwrap_or_default();
+            if window.is_empty() {
+                return Ok(self.buffer.len());
+            }
+            let taken = memchr::memchr(b'\n', window).map_or(window.len(), |end| end + 1);
+            self.buffer
+                .extend_from_slice(window.get(..taken).unwrap_or_default());
+            self.reader.consume(taken);
+            if self.buffer.last() == Some(&b'\n') || self.buffer.len() == limit {
+                return Ok(self.buffer.len());
+            }
+        }
+    }
+}
+
+/// The reader's buffered input, refilled when it is empty; empty at the end.
+fn fill(reader: &mut impl BufRead) -> io::Result<&[u8]> {
+    loop {
+        match reader.fill_buf() {
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+            // The end: not asked again (a terminal would wait for a second
+            // end-of-file).
+            Ok(available) if available.is_empty() => return Ok(&[]),
+            // Asked again to hand the borrow out: a buffer that is not empty
+            // is returned as it is, without reading.
+            Ok(_) => return reader.fill_buf(),
+        }
+    }
 }
 
 /// Whether a line holds only spaces, tabs and carriage returns: a blank line,
@@ -124,15 +185,11 @@ pub(crate) fn is_blank(line: &[u8]) -> bool {
 pub(crate) fn skip_line(reader: &mut impl BufRead) -> io::Result<u64> {
     let mut skipped = 0u64;
     loop {
-        let available = match reader.fill_buf() {
-            Ok(available) => available,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-            Err(error) => return Err(error),
-        };
+        let available = fill(reader)?;
         if available.is_empty() {
             return Ok(skipped);
         }
-        match available.iter().position(|&byte| byte == b'\n') {
+        match memchr::memchr(b'\n', available) {
             Some(end) => {
                 reader.consume(end + 1);
                 return Ok(skipped + end as u64);

@@ -409,3 +409,80 @@ fn another_familys_messages_are_judged_by_its_schema_alone() {
         assert!(number.is_valid(), "{:?}", number.findings);
     }
 }
+
+/// Lines are the same whether they lie whole in the reader's buffer (handed
+/// out from it) or cross its end (gathered): every buffer size from one byte,
+/// blank lines, CRLF, an unterminated last line, and lines at the limit.
+#[test]
+fn reader_gives_the_same_lines_whatever_its_buffer() {
+    use std::io::BufReader;
+    let mut input = Vec::new();
+    for index in 0..200 {
+        input.extend(std::iter::repeat_n(
+            b'a' + (index % 26) as u8,
+            index * 7 % 53,
+        ));
+        input.extend_from_slice(match index % 4 {
+            0 => b"\r\n".as_slice(),
+            1 => b"\n\n",
+            2 => b"\n \t\n",
+            _ => b"\n",
+        });
+    }
+    input.extend_from_slice(b"{\"last\":true}");
+    let expected: Vec<(usize, Vec<u8>, bool)> = {
+        let count = input.split(|&byte| byte == b'\n').count();
+        input
+            .split(|&byte| byte == b'\n')
+            .enumerate()
+            .filter(|(_, line)| !is_blank(line))
+            .map(|(index, line)| (index + 1, line.to_vec(), index + 1 < count))
+            .collect()
+    };
+    for capacity in [1, 2, 3, 7, 8, 64, 1 << 16] {
+        let mut reader = LineReader::new(BufReader::with_capacity(capacity, &input[..]));
+        let mut seen = Vec::new();
+        while let Some(line) = reader.next_line().unwrap() {
+            match line {
+                Line::Message {
+                    number,
+                    bytes,
+                    terminated,
+                } => seen.push((number, bytes.to_vec(), terminated)),
+                Line::TooLong { number, .. } => panic!("line {number} is not too long"),
+            }
+        }
+        assert_eq!(seen, expected, "buffer of {capacity} bytes");
+    }
+    for (length, fits) in [(MAX_LINE_BYTES, true), (MAX_LINE_BYTES + 1, false)] {
+        let line = [vec![b'y'; length], b"\n{}\n".to_vec()].concat();
+        for capacity in [4096, 1 << 16, 2 * MAX_LINE_BYTES] {
+            let mut reader = LineReader::new(BufReader::with_capacity(capacity, &line[..]));
+            let first = reader.next_line().unwrap();
+            let number = match first {
+                Some(Line::Message { number, bytes, .. }) if fits => {
+                    assert_eq!(bytes.len(), length);
+                    number
+                }
+                Some(Line::TooLong {
+                    number,
+                    length: skipped,
+                }) if !fits => {
+                    assert_eq!(skipped, length as u64);
+                    number
+                }
+                other => panic!("{length} bytes in a buffer of {capacity}: {other:?}"),
+            };
+            assert_eq!(number, 1);
+            assert_eq!(
+                reader.next_line().unwrap(),
+                Some(Line::Message {
+                    number: 2,
+                    bytes: b"{}",
+                    terminated: true
+                })
+            );
+            assert_eq!(reader.next_line().unwrap(), None);
+        }
+    }
+}
