@@ -81,7 +81,7 @@ pub fn validator(version: &str, profile: Profile) -> Result<Validator, BundleErr
     // The single-pass check judges every message; jsonschema explains the
     // rejected ones, so its validators are compiled only when one is.
     Ok(match cgp_validator::for_bundle(version, profile.as_str()) {
-        Some(precheck) => Validator::deferred(&bundle)
+        Some(precheck) => Validator::deferred(bundle)
             .map_err(BundleError::Uncompilable)?
             .with_precheck(precheck),
         None => Validator::new(&bundle).map_err(BundleError::Uncompilable)?,

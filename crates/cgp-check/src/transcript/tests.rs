@@ -274,7 +274,7 @@ fn a_peer_reader_keeps_blank_lines_and_stops_at_an_overlong_one() {
 fn a_deferred_validator_gives_the_same_findings() {
     let eager = validator();
     let bundle = published_interop_bundle();
-    let deferred = Validator::deferred(&bundle).expect("reads");
+    let deferred = Validator::deferred(bundle.clone()).expect("reads");
     let markdown = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../SPEC.md"))
         .expect("SPEC.md");
     let examples = cgp_gates::corpus::extract("SPEC.md", &markdown).expect("corpus");
@@ -309,7 +309,7 @@ fn a_variant_that_does_not_compile_is_named() {
         cgp_schema::bundle::Bundle::from_published(&document.to_string()).expect("a bundle");
     let refused = Validator::new(&bundle).expect_err("does not compile");
     assert!(refused.to_string().contains("/oneOf/0"), "{refused}");
-    let deferred = Validator::deferred(&bundle).expect("reads");
+    let deferred = Validator::deferred(bundle.clone()).expect("reads");
     let line = serde_json::json!({"type": "ping", "p": "x"});
     assert!(!deferred.is_valid_envelope(&line));
     let violations = deferred.validate_envelope(&line);

@@ -64,8 +64,6 @@ pub struct Validator {
     tags: Vec<String>,
     /// Each variant's validator, by tag.
     variants: BTreeMap<String, VariantValidator>,
-    /// The bundle's `$defs`, which every validator carries.
-    defs: Value,
     /// One validator per named type, compiled on first use: a checker of
     /// envelopes never needs them, and compiling them all would double its
     /// start-up.
@@ -92,6 +90,11 @@ impl fmt::Debug for Validator {
 struct VariantValidator {
     index: usize,
     compiled: OnceLock<Compiled>,
+}
+
+/// The bundle's `$defs` (`null` when it has none, which reads as none).
+fn defs_of(document: &Value) -> &Value {
+    document.get("$defs").unwrap_or(&Value::Null)
 }
 
 /// A variant's schema on its own: its `oneOf` branch with the `$defs` it
@@ -151,7 +154,7 @@ impl Validator {
     /// does not compile; the validator of a named type is compiled the first
     /// time a value is validated as that type.
     pub fn new(bundle: &Bundle) -> Result<Self, Diagnostics> {
-        Self::read(bundle, true)
+        Self::read(bundle.clone(), true)
     }
 
     /// A validator that compiles each variant's validator the first time a
@@ -160,13 +163,15 @@ impl Validator {
     /// ([`Self::with_precheck`]) a valid message never needs one, so a stream of
     /// valid messages starts without compiling any. A variant that turns out not
     /// to compile gets a violation saying so.
-    pub fn deferred(bundle: &Bundle) -> Result<Self, Diagnostics> {
+    /// It keeps `bundle` as it is, without a copy: nothing but reading it
+    /// happens before the first message.
+    pub fn deferred(bundle: Bundle) -> Result<Self, Diagnostics> {
         Self::read(bundle, false)
     }
 
-    fn read(bundle: &Bundle, compile_now: bool) -> Result<Self, Diagnostics> {
+    fn read(bundle: Bundle, compile_now: bool) -> Result<Self, Diagnostics> {
         let document = &bundle.document;
-        let defs = document.get("$defs").cloned().unwrap_or_else(|| json!({}));
+        let defs = defs_of(document);
         let mut problems = Vec::new();
         let mut variants = BTreeMap::new();
         let mut tags = Vec::new();
@@ -215,16 +220,15 @@ impl Validator {
             return Err(Diagnostics(problems));
         }
         Ok(Self {
+            hand_written_family: in_hand_written_family(document),
             profile: bundle.profile,
-            document: document.clone(),
+            document: bundle.document,
             protocol: OnceLock::new(),
-            origins: bundle.origins.clone(),
+            origins: bundle.origins,
             tags,
             variants,
-            defs,
             types,
             precheck: None,
-            hand_written_family: in_hand_written_family(document),
         })
     }
 
@@ -252,7 +256,7 @@ impl Validator {
                 .get("oneOf")
                 .and_then(|branches| branches.get(variant.index))
                 .unwrap_or(&Value::Null);
-            compile(&variant_schema(branch, &self.defs))
+            compile(&variant_schema(branch, defs_of(&self.document)))
         })
     }
 
@@ -382,7 +386,7 @@ impl Validator {
         }
         let compiled = self.types.get(target)?.get_or_init(|| {
             let reference = format!("#/$defs/{}", json_text::escape_token(target));
-            let defs = reachable_defs(&self.defs, &json!({"$ref": reference}));
+            let defs = reachable_defs(defs_of(&self.document), &json!({"$ref": reference}));
             compile(&json!({"$ref": reference, "$defs": defs}))
         });
         Some(match compiled {
