@@ -209,13 +209,14 @@ impl<'de> Reader<'de> {
 
     /// A string whose opening quote is next, checked as [`Self::string`] checks
     /// it, and its raw text between the quotes: each escape is checked where
-    /// it stands and left as it is. Prose goes 64 bytes at a time: one mask
-    /// of the block's quotes, backslashes and control characters, then its
-    /// bits in order, skipping those inside an escape already read.
+    /// it stands and left as it is. A short string ends where [`special`]
+    /// first stops; prose goes on 64 bytes at a time from there: one mask of
+    /// the block's quotes, backslashes and control characters, then its bits
+    /// in order, skipping those inside an escape already read.
     fn skim_string(&mut self) -> Result<&'de str, Refused> {
         let bytes = self.text.as_bytes();
         let start = self.at + 1;
-        // The block's first byte, and the first byte after the escapes read.
+        // The block's first byte; `free`: the first byte after the escapes read.
         let mut block = special(bytes, start);
         if bytes.get(block) == Some(&b'"') {
             return self.skimmed(start, block);
