@@ -166,7 +166,7 @@ fn fill(reader: &mut impl BufRead) -> io::Result<&[u8]> {
             Err(error) => return Err(error),
             // The end: not asked again (a terminal would wait for a second
             // end-of-file).
-            Ok(available) if available.is_empty() => return Ok(&[]),
+            Ok([]) => return Ok(&[]),
             // Asked again to hand the borrow out: a buffer that is not empty
             // is returned as it is, without reading.
             Ok(_) => return reader.fill_buf(),

@@ -189,7 +189,7 @@ impl Validator {
             };
             let compiled = OnceLock::new();
             if compile_now {
-                match compile(&variant_schema(branch, &defs)) {
+                match compile(&variant_schema(branch, defs)) {
                     Ok(validator) => {
                         let _ = compiled.set(Ok(validator));
                     }

@@ -340,7 +340,7 @@ fn escape_end(bytes: &[u8], at: usize) -> Result<usize, Refused> {
         .and_then(|digits| <[u8; 4]>::try_from(digits).ok())
         .unwrap_or([b'x'; 4]);
     let (value, not_hex) = digits.iter().fold((0u32, 0u8), |(value, not_hex), &digit| {
-        let digit = HEX_DIGITS[usize::from(digit)];
+        let digit = hex_digit(digit);
         (value << 4 | u32::from(digit), not_hex | digit)
     });
     let unicode = letter == b'u';
@@ -348,13 +348,27 @@ fn escape_end(bytes: &[u8], at: usize) -> Result<usize, Refused> {
     if unicode && !plain {
         return unicode_escape(bytes, at).map(|(_, end)| end);
     }
-    if !unicode && !SIMPLE_ESCAPES[usize::from(letter)] {
+    if !unicode
+        && !SIMPLE_ESCAPES
+            .get(usize::from(letter))
+            .is_some_and(|&simple| simple)
+    {
         return Err(Refused);
     }
     Ok(at + if unicode { 6 } else { 2 })
 }
 
+/// The value of a hexadecimal digit, or 16 and up for any other byte.
+#[inline]
+fn hex_digit(byte: u8) -> u8 {
+    HEX_DIGITS.get(usize::from(byte)).copied().unwrap_or(0xF0)
+}
+
 /// Whether `\<letter>` is an escape of its own (every one but `\u`).
+#[allow(
+    clippy::indexing_slicing,
+    reason = "evaluated at compile time, where an index out of range fails the build"
+)]
 const SIMPLE_ESCAPES: [bool; 256] = {
     let mut table = [false; 256];
     let mut letter = 0;
@@ -366,6 +380,10 @@ const SIMPLE_ESCAPES: [bool; 256] = {
 };
 
 /// Each byte's value as a hexadecimal digit, or 16 and up for none.
+#[allow(
+    clippy::indexing_slicing,
+    reason = "evaluated at compile time, where an index out of range fails the build"
+)]
 const HEX_DIGITS: [u8; 256] = {
     let mut table = [0xF0; 256];
     let mut byte = 0;
@@ -421,7 +439,7 @@ fn unicode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), Refused> {
 fn hex(bytes: &[u8], at: usize) -> Result<u32, Refused> {
     let digits = bytes.get(at..at + 4).ok_or(Refused)?;
     digits.iter().try_fold(0u32, |value, &digit| {
-        let digit = HEX_DIGITS[usize::from(digit)];
+        let digit = hex_digit(digit);
         if digit < 16 {
             Ok(value << 4 | u32::from(digit))
         } else {
