@@ -48,11 +48,10 @@ pub struct Options {
 pub const MAX_DOCUMENT_BYTES: usize = MAX_LINE_BYTES;
 
 /// How much of an input is read at a time. Lines are checked where they lie
-/// in this buffer, and one that crosses its end is copied out first: with
-/// SDK transcripts' lines of a few KB, 256 KiB made `cgp validate --jobs 1`
-/// of 36 MB take 30.1-30.3 ms, against 32.4-32.6 with 64 KiB and no better
-/// with 1 MiB.
-const READ_BUFFER_BYTES: usize = 256 << 10;
+/// in this buffer, and one that crosses its end is copied out first. 256 KiB
+/// was tried: no faster on any transcript (`--jobs 1` and 2, the binaries
+/// taking turns, best of 30), so the buffer stays at 64 KiB.
+const READ_BUFFER_BYTES: usize = 64 << 10;
 
 /// How standard input is named in the report.
 const STDIN: &str = "<stdin>";
