@@ -32,9 +32,10 @@ pub enum Line<'a> {
 /// [`MAX_LINE_BYTES`] is skipped to its end without being buffered and
 /// reported as [`Line::TooLong`]. The one line reader of the toolchain: files
 /// and standard input (`cgp validate`), a provider's standard output and
-/// standard error (`cgp check`).
+/// standard error (`cgp check`). Dropped, it leaves the reader just after
+/// the last line it returned, as if each had been consumed when read.
 #[derive(Debug)]
-pub struct LineReader<R> {
+pub struct LineReader<R: BufRead> {
     reader: R,
     buffer: Vec<u8>,
     /// The length, line feed included, of the line last handed out from the
@@ -48,14 +49,7 @@ pub struct LineReader<R> {
 impl<R: BufRead> LineReader<R> {
     /// A reader that skips blank (whitespace-only) lines.
     pub fn new(reader: R) -> Self {
-        LineReader {
-            reader,
-            buffer: Vec::new(),
-            lent: 0,
-            number: 0,
-            skip_blank: true,
-            skip_overlong: true,
-        }
+        Self::with(reader, true, true)
     }
 
     /// A reader of a live peer's output: blank lines are returned (a peer must
@@ -64,18 +58,22 @@ impl<R: BufRead> LineReader<R> {
     /// end): nothing more should be read after it, as the reference host fails
     /// the connection there.
     pub fn for_peer(reader: R) -> Self {
-        LineReader {
-            skip_blank: false,
-            skip_overlong: false,
-            ..LineReader::new(reader)
-        }
+        Self::with(reader, false, false)
     }
 
     /// A reader that returns blank lines too (a live peer must not send them).
     pub fn keeping_blank_lines(reader: R) -> Self {
+        Self::with(reader, false, true)
+    }
+
+    fn with(reader: R, skip_blank: bool, skip_overlong: bool) -> Self {
         LineReader {
-            skip_blank: false,
-            ..LineReader::new(reader)
+            reader,
+            buffer: Vec::new(),
+            lent: 0,
+            number: 0,
+            skip_blank,
+            skip_overlong,
         }
     }
 
@@ -155,6 +153,12 @@ impl<R: BufRead> LineReader<R> {
                 return Ok(self.buffer.len());
             }
         }
+    }
+}
+
+impl<R: BufRead> Drop for LineReader<R> {
+    fn drop(&mut self) {
+        self.reader.consume(self.lent);
     }
 }
 

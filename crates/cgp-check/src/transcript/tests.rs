@@ -486,3 +486,22 @@ fn reader_gives_the_same_lines_whatever_its_buffer() {
         }
     }
 }
+
+/// A line reader over a borrowed reader leaves it after the last line it
+/// returned, as consuming each line when read did.
+#[test]
+fn a_dropped_reader_leaves_the_input_after_its_last_line() {
+    use std::io::{BufReader, Read};
+    let input = b"{\"a\":1}\n{\"b\":2}\nrest";
+    let mut reader = BufReader::new(&input[..]);
+    {
+        let mut lines = LineReader::new(&mut reader);
+        assert!(matches!(
+            lines.next_line().unwrap(),
+            Some(Line::Message { number: 1, .. })
+        ));
+    }
+    let mut rest = String::new();
+    reader.read_to_string(&mut rest).unwrap();
+    assert_eq!(rest, "{\"b\":2}\nrest");
+}
