@@ -60,7 +60,7 @@ fn space(bytes: &[u8], mut at: usize) -> usize {
 
 /// The position of the quote that closes a string whose content starts at
 /// `at`: the first quote not escaped by an odd run of backslashes.
-pub(crate) fn string_end(bytes: &[u8], mut at: usize) -> Option<usize> {
+fn string_end(bytes: &[u8], mut at: usize) -> Option<usize> {
     loop {
         let quote = at + memchr::memchr(b'"', bytes.get(at..)?)?;
         let backslashes = bytes
